@@ -1,0 +1,272 @@
+/* corral.h — the one header a program or VM embedding corral includes.
+ *
+ * corral is a precise, moving, multithreaded garbage collector for code
+ * compiled through LLVM. Compiled ("managed") code holds references in
+ * address space 1 and is made safe by the corral-opt pass (polls + stackmaps);
+ * plain C code (interpreters, runtime glue) holds references in handles.
+ *
+ * Conventions in this header:
+ *   - "may GC": the call can run a collection, so every reference a C caller
+ *     holds outside a handle is stale afterwards. Managed code needs no care:
+ *     the pass makes such calls statepoints.
+ *   - "thread: attached" / "MANAGED": the state the calling thread must be in.
+ *   - Functions returning int return 0 on success and a negative
+ *     corral_status on failure, with corral_last_error() saying why.
+ */
+#ifndef CORRAL_H
+#define CORRAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CORRAL_VERSION_MAJOR 0
+#define CORRAL_VERSION_MINOR 1
+#define CORRAL_VERSION_PATCH 0
+#define CORRAL_VERSION_STRING "0.1.0"
+/* One comparable number: 10000*major + 100*minor + patch. */
+#define CORRAL_VERSION (CORRAL_VERSION_MAJOR * 10000 + CORRAL_VERSION_MINOR * 100 + CORRAL_VERSION_PATCH)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------
+ * References
+ *
+ * corralc defines __CORRAL_MANAGED__ when it compiles managed C. There a
+ * reference is a pointer in address space 1, which the pass tracks; in plain C
+ * (the runtime, interpreters) the qualifier vanishes and a reference is an
+ * ordinary pointer that must live in a handle across any call that may GC.
+ *   typedef struct node CORRAL_REF *noderef;
+ */
+#if defined(__CORRAL_MANAGED__)
+#define CORRAL_REF __attribute__((address_space(1)))
+#else
+#define CORRAL_REF
+#endif
+
+/* A reference of unknown type. */
+typedef void CORRAL_REF *corral_ref;
+
+/* Marks a function declaration: calls to it are direct and need no GC
+ * transition because it is short, never blocks and never reaches a safepoint
+ * (the pass makes the call "gc-leaf-function"). */
+#define CORRAL_LEAF __attribute__((annotate("corral_leaf")))
+/* Marks a function declaration as unmanaged C: managed callers reach it
+ * through a GC-transition wrapper, so it may block without holding up a GC.
+ * External functions with no managed definition are unmanaged by default. */
+#define CORRAL_UNMANAGED __attribute__((annotate("corral_unmanaged")))
+/* Marks a managed function definition that the pass must leave without polls
+ * (hand-verified short leaf code). */
+#define CORRAL_NOPOLL __attribute__((annotate("corral_nopoll")))
+
+/* ---------------------------------------------------------------------------
+ * Object model
+ *
+ * Every object starts with a corral_header: a pointer to its corral_type.
+ * Arrays (CORRAL_TYPE_ARRAY) follow it with a 64-bit element count, then the
+ * elements start at type->size. References stored in the heap always point
+ * to the start of an object.
+ */
+typedef struct corral_type corral_type;
+
+typedef struct corral_header {
+    const corral_type *type;
+} corral_header;
+
+typedef struct corral_array_header {
+    corral_header header;
+    uint64_t length;
+} corral_array_header;
+
+/* The visitor a trace hook calls once per reference slot of an object. */
+typedef void (*corral_visit_fn)(void **slot, void *context);
+/* Embedder hook for layouts a descriptor cannot express: call visit() on the
+ * address of every reference field of object. Runs during a collection, on a
+ * GC worker thread: it must not allocate, block, or call back into corral. */
+typedef void (*corral_trace_fn)(void *object, corral_visit_fn visit, void *context);
+/* Finalizer: runs after the world restarts, on the thread that collected,
+ * once per dead finalizable object; the object memory is still readable. */
+typedef void (*corral_finalize_fn)(void *object);
+
+enum corral_type_flags {
+    CORRAL_TYPE_ARRAY = 1u << 0,       /* length word at offset 8; elements at size */
+    CORRAL_TYPE_REF_ARRAY = 1u << 1,   /* with ARRAY: every element is a reference */
+    CORRAL_TYPE_PINNED = 1u << 2,      /* instances never move */
+    CORRAL_TYPE_FINALIZABLE = 1u << 3, /* finalize() runs when an instance dies */
+};
+
+/* Checked by the heap verifier: a header that does not point at a descriptor
+ * carrying this signature is reported as a corrupt object. */
+#define CORRAL_TYPE_SIGNATURE UINT64_C(0xC022A17E5D7E5C01)
+
+struct corral_type {
+    uint64_t signature;          /* CORRAL_TYPE_SIGNATURE */
+    const char *name;            /* for error reports and statistics */
+    uint32_t size;               /* bytes of the fixed part, header (and length word) included */
+    uint32_t element_size;       /* arrays: bytes per element; else 0 */
+    uint32_t flags;              /* enum corral_type_flags */
+    uint32_t ref_count;          /* entries in ref_offsets */
+    const uint32_t *ref_offsets; /* byte offsets of reference fields in the fixed part */
+    corral_trace_fn trace;       /* optional: used instead of ref_offsets */
+    corral_finalize_fn finalize; /* with CORRAL_TYPE_FINALIZABLE */
+};
+
+/* Declares a fixed-size type whose reference fields sit at the given offsets:
+ *   static const uint32_t node_refs[] = {offsetof(struct node, left), ...};
+ *   static const corral_type node_type =
+ *       CORRAL_STRUCT_TYPE("node", struct node, node_refs);               */
+#define CORRAL_STRUCT_TYPE(name_, ctype, offsets)                                          \
+    {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(ctype), 0, 0,                          \
+     (uint32_t)(sizeof(offsets) / sizeof((offsets)[0])), (offsets), 0, 0}
+/* A fixed-size type with no reference fields. */
+#define CORRAL_LEAF_TYPE(name_, ctype)                                                     \
+    {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(ctype), 0, 0, 0, 0, 0, 0}
+/* An array of references, and an array of plain data elements. */
+#define CORRAL_REF_ARRAY_TYPE(name_)                                                       \
+    {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(corral_array_header), 8,               \
+     CORRAL_TYPE_ARRAY | CORRAL_TYPE_REF_ARRAY, 0, 0, 0, 0}
+#define CORRAL_DATA_ARRAY_TYPE(name_, element_type)                                        \
+    {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(corral_array_header),                  \
+     (uint32_t)sizeof(element_type), CORRAL_TYPE_ARRAY, 0, 0, 0, 0}
+
+/* ---------------------------------------------------------------------------
+ * Start-up and shut-down
+ */
+typedef enum corral_status {
+    CORRAL_OK = 0,
+    CORRAL_ERROR_CONFIG = -1,        /* a CORRAL_* variable or option is invalid */
+    CORRAL_ERROR_NO_MEMORY = -2,     /* could not reserve or commit memory */
+    CORRAL_ERROR_STACKMAPS = -3,     /* a stackmap table is corrupt */
+    CORRAL_ERROR_STATE = -4,         /* called in the wrong thread state or order */
+} corral_status;
+
+/* Options an embedder sets in code; every field is also a CORRAL_* variable,
+ * and the environment wins. Zero means "use the default". */
+typedef struct corral_options {
+    size_t heap_min;           /* CORRAL_HEAP_MIN: initial heap size (bytes) */
+    size_t heap_max;           /* CORRAL_HEAP_MAX: hard limit (bytes) */
+    unsigned gc_threads;       /* CORRAL_GC_THREADS: GC workers, the collecting thread included */
+    size_t tlab_size;          /* CORRAL_TLAB_SIZE: bytes per thread-local allocation buffer */
+    size_t large_object_size;  /* CORRAL_LARGE_OBJECT_SIZE: objects this big go to the LOS */
+} corral_options;
+
+/* Initialises the collector once per process; options may be NULL.
+ * Reads CORRAL_* from the environment, registers the stackmaps linked into the
+ * program and starts the GC workers. On a bad CORRAL_* value it prints a
+ * message naming the variable and returns CORRAL_ERROR_CONFIG. */
+int corral_init(const corral_options *options);
+/* Last error message of this thread (never NULL). */
+const char *corral_last_error(void);
+/* Prints statistics if CORRAL_STATS=1; the process may exit afterwards.
+ * Every thread but the caller must be detached. */
+void corral_shutdown(void);
+
+/* ---------------------------------------------------------------------------
+ * Threads and GC transitions
+ *
+ * Every thread that touches the heap is attached. An attached thread is
+ * MANAGED (it may hold raw references and must reach a poll soon), UNMANAGED
+ * (it holds references only in handles and may block for as long as it
+ * likes), or PARKED at a safepoint during a collection.
+ */
+
+/* Attaches the calling thread (state: MANAGED). Called from managed code, it
+ * opens a managed stack segment at the caller's frame, so the caller and the
+ * functions it calls are walked for roots. May block while a GC runs. */
+int corral_thread_attach(void);
+/* Detaches the calling thread: hands back its TLAB and handles. */
+void corral_thread_detach(void);
+/* Creates a thread that attaches, runs start(arg) as managed code and
+ * detaches; like pthread_create. The caller may be in any state. */
+int corral_thread_create(void *thread_id /* pthread_t * */, void *(*start)(void *), void *arg);
+
+/* MANAGED -> UNMANAGED for plain C code about to block or run long. */
+void corral_enter_unmanaged(void);
+/* UNMANAGED -> MANAGED; blocks while a collection runs. */
+void corral_leave_unmanaged(void);
+/* From UNMANAGED C code: runs the managed function fn(arg) in a new managed
+ * stack segment and returns its result; the thread is UNMANAGED again after. */
+void *corral_call_managed(void *(*fn)(void *), void *arg);
+
+/* ---------------------------------------------------------------------------
+ * Allocation (thread: MANAGED; may GC)
+ *
+ * Memory is zeroed and the header (and array length) set. On exhaustion after
+ * a full collection the out-of-memory handler runs; if it returns, the call
+ * returns NULL. The inline fast paths are in corral/alloc.h.
+ */
+void CORRAL_REF *corral_alloc_slow(const corral_type *type, uint64_t length);
+
+/* Runs a full collection now. Thread: MANAGED; may GC. */
+void corral_collect(void);
+
+typedef void (*corral_oom_fn)(size_t request_bytes, size_t heap_bytes, size_t live_bytes);
+/* Replaces the default handler (print heap figures, abort). */
+void corral_set_oom_handler(corral_oom_fn handler);
+
+/* ---------------------------------------------------------------------------
+ * Roots held by C code. None of these may GC; all are gc-leaf for the pass.
+ */
+/* Handles: slots in the current handle scope of the calling thread, updated
+ * when objects move. Scopes nest and must close in reverse order. */
+typedef void **corral_handle;
+typedef struct corral_handle_scope {
+    void *block;   /* opaque: the block and index to return to */
+    uint32_t index;
+    uint32_t depth;
+} corral_handle_scope;
+CORRAL_LEAF corral_handle_scope corral_handle_scope_open(void);
+CORRAL_LEAF void corral_handle_scope_close(corral_handle_scope scope);
+CORRAL_LEAF corral_handle corral_handle_new(corral_ref object);
+
+/* Global roots: addresses of variables that hold references. */
+CORRAL_LEAF void corral_global_root_add(corral_ref *slot);
+CORRAL_LEAF void corral_global_root_remove(corral_ref *slot);
+
+/* Weak handles: cleared (get returns NULL) once the target is unreachable. */
+typedef struct corral_weak corral_weak;
+CORRAL_LEAF corral_weak *corral_weak_new(corral_ref object);
+CORRAL_LEAF corral_ref corral_weak_get(const corral_weak *weak);
+CORRAL_LEAF void corral_weak_free(corral_weak *weak);
+
+/* Pinning: a pinned object neither moves nor dies until unpinned; pins nest. */
+CORRAL_LEAF void corral_pin(corral_ref object);
+CORRAL_LEAF void corral_unpin(corral_ref object);
+
+/* ---------------------------------------------------------------------------
+ * Statistics and the per-GC callback
+ */
+typedef struct corral_gc_info {
+    uint64_t number;              /* 1 for the first collection */
+    const char *cause;            /* "alloc", "explicit", "stress", "oom" */
+    uint64_t ttsp_ns;             /* request -> every thread stopped */
+    uint64_t pause_ns;            /* request -> threads released */
+    uint64_t mark_ns, compact_ns; /* wall time of the two big phases */
+    uint64_t heap_before, heap_after, live_bytes;
+    uint64_t moved_bytes;
+    unsigned workers;
+} corral_gc_info;
+
+typedef struct corral_stats {
+    uint64_t collections;
+    uint64_t pause_total_ns, pause_max_ns;
+    uint64_t mark_total_ns, compact_total_ns;
+    uint64_t ttsp_max_ns;
+    uint64_t bytes_allocated, bytes_moved;
+    uint64_t heap_bytes, live_bytes; /* after the last collection */
+} corral_stats;
+
+void corral_get_stats(corral_stats *out);
+/* Called after each collection on the collecting thread, world restarted. */
+typedef void (*corral_gc_callback_fn)(const corral_gc_info *info, void *context);
+void corral_set_gc_callback(corral_gc_callback_fn callback, void *context);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include "corral/alloc.h"
+#include "corral/poll.h"
+
+#endif /* CORRAL_H */

@@ -1,0 +1,68 @@
+/* corral/alloc.h — inline allocation fast paths (included by corral.h).
+ *
+ * A thread bumps a pointer through its TLAB: no call, no lock, no atomic.
+ * The TLAB memory is zeroed when it is handed out, so only the header (and an
+ * array's length) is written here. Everything else — refill, large objects,
+ * GC, out of memory, an unattached thread — is corral_alloc_slow's job.
+ */
+#ifndef CORRAL_ALLOC_H
+#define CORRAL_ALLOC_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The calling thread's bump region. Writer: the owning thread (fast path and
+ * refill). Reader: the owning thread; the collector reads and resets it only
+ * while the owner is stopped (PARKED/UNMANAGED), so plain accesses suffice. */
+typedef struct corral_tlab {
+    char *cursor;         /* next free byte */
+    char *limit;          /* end of the buffer; cursor == limit == NULL when unattached */
+    uint64_t max_inline;  /* larger requests take the slow path (large-object threshold) */
+} corral_tlab;
+
+extern __thread corral_tlab corral_thread_tlab __attribute__((tls_model("initial-exec")));
+
+/* Arrays longer than this always take the slow path, so size arithmetic on
+ * the fast path cannot overflow. */
+#define CORRAL_INLINE_MAX_LENGTH (UINT64_C(1) << 24)
+
+/* Allocates an instance of a fixed-size type. Thread: MANAGED; may GC. */
+static inline __attribute__((always_inline)) void CORRAL_REF *corral_alloc(const corral_type *type)
+{
+    uint64_t bytes = ((uint64_t)type->size + 7) & ~UINT64_C(7);
+    corral_tlab *tlab = &corral_thread_tlab;
+    char *cursor = tlab->cursor;
+    if (__builtin_expect(bytes <= tlab->max_inline && bytes <= (uint64_t)(tlab->limit - cursor), 1)) {
+        tlab->cursor = cursor + bytes;
+        ((corral_header *)cursor)->type = type;
+        return (void CORRAL_REF *)cursor;
+    }
+    return corral_alloc_slow(type, 0);
+}
+
+/* Allocates an array of length elements. Thread: MANAGED; may GC. */
+static inline __attribute__((always_inline)) void CORRAL_REF *corral_alloc_array(const corral_type *type,
+                                                                             uint64_t length)
+{
+    corral_tlab *tlab = &corral_thread_tlab;
+    if (__builtin_expect(length <= CORRAL_INLINE_MAX_LENGTH, 1)) {
+        uint64_t bytes = ((uint64_t)type->size + length * type->element_size + 7) & ~UINT64_C(7);
+        char *cursor = tlab->cursor;
+        if (__builtin_expect(bytes <= tlab->max_inline && bytes <= (uint64_t)(tlab->limit - cursor), 1)) {
+            tlab->cursor = cursor + bytes;
+            ((corral_array_header *)cursor)->header.type = type;
+            ((corral_array_header *)cursor)->length = length;
+            return (void CORRAL_REF *)cursor;
+        }
+    }
+    return corral_alloc_slow(type, length);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CORRAL_ALLOC_H */
