@@ -59,6 +59,9 @@ typedef void CORRAL_REF *corral_ref;
 /* Marks a managed function definition that the pass must leave without polls
  * (hand-verified short leaf code). */
 #define CORRAL_NOPOLL __attribute__((annotate("corral_nopoll")))
+/* Marks a runtime entry point that may collect: managed callers reach it by a
+ * direct statepoint call (no transition); it takes no references. */
+#define CORRAL_SAFEPOINT_CALL __attribute__((annotate("corral_safepoint")))
 
 /* ---------------------------------------------------------------------------
  * Object model
@@ -174,9 +177,9 @@ void corral_shutdown(void);
 /* Attaches the calling thread (state: MANAGED). Called from managed code, it
  * opens a managed stack segment at the caller's frame, so the caller and the
  * functions it calls are walked for roots. May block while a GC runs. */
-int corral_thread_attach(void);
+CORRAL_SAFEPOINT_CALL int corral_thread_attach(void);
 /* Detaches the calling thread: hands back its TLAB and handles. */
-void corral_thread_detach(void);
+CORRAL_SAFEPOINT_CALL void corral_thread_detach(void);
 /* Creates a thread that attaches, runs start(arg) as managed code and
  * detaches; like pthread_create. The caller may be in any state. */
 int corral_thread_create(void *thread_id /* pthread_t * */, void *(*start)(void *), void *arg);
@@ -196,10 +199,10 @@ void *corral_call_managed(void *(*fn)(void *), void *arg);
  * a full collection the out-of-memory handler runs; if it returns, the call
  * returns NULL. The inline fast paths are in corral/alloc.h.
  */
-void CORRAL_REF *corral_alloc_slow(const corral_type *type, uint64_t length);
+CORRAL_SAFEPOINT_CALL void CORRAL_REF *corral_alloc_slow(const corral_type *type, uint64_t length);
 
 /* Runs a full collection now. Thread: MANAGED; may GC. */
-void corral_collect(void);
+CORRAL_SAFEPOINT_CALL void corral_collect(void);
 
 typedef void (*corral_oom_fn)(size_t request_bytes, size_t heap_bytes, size_t live_bytes);
 /* Replaces the default handler (print heap figures, abort). */

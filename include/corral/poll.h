@@ -21,7 +21,7 @@ extern volatile uint64_t corral_poll_page[];
 #define CORRAL_POLL_WORD (corral_poll_page[0])
 
 /* Parks the calling thread if a stop is requested. Called by polls; may GC. */
-void corral_poll_slow(void);
+__attribute__((annotate("corral_safepoint"))) void corral_poll_slow(void);
 
 /* Thread: MANAGED; may GC. */
 static inline __attribute__((always_inline)) void corral_poll(void)

@@ -1,0 +1,52 @@
+/* corral/abi.h — the contract between compiled code (the corral-opt pass) and
+ * the runtime: symbol names and the protocol each one follows. The pass knows
+ * the runtime only through this file; nothing here needs the runtime's types.
+ *
+ * Poll (inlined by the pass at every poll site):
+ *     if (load volatile i64 CORRAL_ABI_POLL_PAGE[0]) != 0) call CORRAL_ABI_POLL_SLOW()
+ *   The slow-path call is a statepoint, so the polling frame is walkable.
+ *
+ * Unmanaged call (managed code calling C that may block): the pass emits one
+ * wrapper per callee (per argument-type list for varargs callees). The wrapper
+ * is plain code (no gc strategy, no polls), never inlined, keeps its frame
+ * pointer, and does:
+ *     ra = llvm.returnaddress(0); fp = llvm.frameaddress(0)
+ *     CORRAL_ABI_TO_UNMANAGED(ra, fp)    -- anchor = managed caller's frame
+ *     result = callee(args...)
+ *     CORRAL_ABI_TO_MANAGED()            -- blocks while a collection runs
+ *     return result
+ *   The managed call to the wrapper is an ordinary statepoint; the two runtime
+ *   calls inside are "gc-leaf-function" (the wrapper is not managed code).
+ *
+ * Runtime safepoint calls (CORRAL_SAFEPOINT_CALL in corral.h): direct
+ * statepoint calls, no wrapper; they may collect and take no references.
+ * Runtime leaf calls (CORRAL_LEAF): direct calls marked "gc-leaf-function".
+ */
+#ifndef CORRAL_ABI_H
+#define CORRAL_ABI_H
+
+#define CORRAL_ABI_POLL_PAGE "corral_poll_page"
+#define CORRAL_ABI_POLL_SLOW "corral_poll_slow"
+#define CORRAL_ABI_TO_UNMANAGED "corral_transition_to_unmanaged"
+#define CORRAL_ABI_TO_MANAGED "corral_transition_to_managed"
+
+/* Annotation strings (clang's annotate attribute) the pass reads. */
+#define CORRAL_ABI_ANNOTATION_LEAF "corral_leaf"
+#define CORRAL_ABI_ANNOTATION_UNMANAGED "corral_unmanaged"
+#define CORRAL_ABI_ANNOTATION_SAFEPOINT "corral_safepoint"
+#define CORRAL_ABI_ANNOTATION_NOPOLL "corral_nopoll"
+
+/* The runtime's safepoint calls, for modules built without corral.h (JITs):
+ * the pass treats these names as CORRAL_SAFEPOINT_CALL even unannotated. */
+#define CORRAL_ABI_SAFEPOINT_FUNCTIONS                                                    \
+    "corral_poll_slow", "corral_alloc_slow", "corral_collect", "corral_thread_attach",    \
+        "corral_thread_detach"
+
+/* The gc strategy the pass sets on managed functions. */
+#define CORRAL_ABI_GC_STRATEGY "coreclr"
+
+/* The stackmap section, renamed after code generation so the linker defines
+ * __start_/__stop_ symbols for it (it must be a C identifier). */
+#define CORRAL_ABI_STACKMAP_SECTION "llvm_stackmaps"
+
+#endif /* CORRAL_ABI_H */
