@@ -86,7 +86,7 @@ static TAP_UNUSED __attribute__((noreturn, format(printf, 1, 2))) void bail_out(
 }
 
 /* Reports one result; returns the condition so callers can chain. */
-static TAP_UNUSED int tap_report(int passed, const char *expr, const char *file, int line,
+static TAP_UNUSED __attribute__((format(printf, 5, 6))) int tap_report(int passed, const char *expr, const char *file, int line,
                                  const char *fmt, ...)
 {
     char name[1024] = "";

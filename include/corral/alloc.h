@@ -29,13 +29,18 @@ extern __thread corral_tlab corral_thread_tlab __attribute__((tls_model("initial
  * the fast path cannot overflow. */
 #define CORRAL_INLINE_MAX_LENGTH (UINT64_C(1) << 24)
 
+/* Types whose instances need the slow path (registration, or the LOS). */
+#define CORRAL_SLOW_PATH_TYPE_FLAGS (CORRAL_TYPE_FINALIZABLE | CORRAL_TYPE_PINNED)
+
 /* Allocates an instance of a fixed-size type. Thread: MANAGED; may GC. */
 static inline __attribute__((always_inline)) void CORRAL_REF *corral_alloc(const corral_type *type)
 {
     uint64_t bytes = ((uint64_t)type->size + 7) & ~UINT64_C(7);
     corral_tlab *tlab = &corral_thread_tlab;
     char *cursor = tlab->cursor;
-    if (__builtin_expect(bytes <= tlab->max_inline && bytes <= (uint64_t)(tlab->limit - cursor), 1)) {
+    if (__builtin_expect(!(type->flags & CORRAL_SLOW_PATH_TYPE_FLAGS) && bytes <= tlab->max_inline &&
+                             bytes <= (uint64_t)(tlab->limit - cursor),
+                         1)) {
         tlab->cursor = cursor + bytes;
         ((corral_header *)cursor)->type = type;
         return (void CORRAL_REF *)cursor;
@@ -51,7 +56,10 @@ static inline __attribute__((always_inline)) void CORRAL_REF *corral_alloc_array
     if (__builtin_expect(length <= CORRAL_INLINE_MAX_LENGTH, 1)) {
         uint64_t bytes = ((uint64_t)type->size + length * type->element_size + 7) & ~UINT64_C(7);
         char *cursor = tlab->cursor;
-        if (__builtin_expect(bytes <= tlab->max_inline && bytes <= (uint64_t)(tlab->limit - cursor), 1)) {
+        if (__builtin_expect(!(type->flags & CORRAL_SLOW_PATH_TYPE_FLAGS) &&
+                                 bytes <= tlab->max_inline &&
+                                 bytes <= (uint64_t)(tlab->limit - cursor),
+                             1)) {
             tlab->cursor = cursor + bytes;
             ((corral_array_header *)cursor)->header.type = type;
             ((corral_array_header *)cursor)->length = length;

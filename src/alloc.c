@@ -1,0 +1,199 @@
+/* alloc.c — the allocation slow path: TLAB refill, medium objects, large
+ * objects, the budget that triggers collections, and out of memory.
+ *
+ * The fast path (corral/alloc.h) bumps the TLAB. It falls through to here
+ * when the TLAB is exhausted, the object is large or needs registration
+ * (finalizable, pinned type), or the thread has no TLAB yet (just attached,
+ * or reset by a collection).
+ */
+#include <corral.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "entry.h"
+#include "fatal.h"
+#include "gc.h"
+#include "heap.h"
+#include "los.h"
+#include "object.h"
+#include "roots.h"
+#include "stress.h"
+
+__thread corral_tlab corral_thread_tlab __attribute__((tls_model("initial-exec")));
+
+/* Set by alloc_init before any thread attaches; read-only afterwards. */
+static size_t tlab_size;
+static size_t large_threshold;
+/* Writer: corral_set_oom_handler (any thread, release). Reader: the OOM path. */
+static _Atomic(corral_oom_fn) oom_handler;
+
+/* Objects larger than this get a chunk of their own instead of a new TLAB,
+ * so one medium object does not waste the rest of the current TLAB. */
+static size_t direct_threshold(void)
+{
+    return tlab_size / 4;
+}
+
+void alloc_init(size_t tlab_bytes, size_t large_object_bytes)
+{
+    tlab_size = tlab_bytes;
+    large_threshold = large_object_bytes;
+}
+
+void corral_set_oom_handler(corral_oom_fn handler)
+{
+    atomic_store_explicit(&oom_handler, handler, memory_order_release);
+}
+
+static void *out_of_memory(size_t request)
+{
+    size_t heap_bytes = corral_heap.live_after_gc +
+                        atomic_load_explicit(&corral_heap.allocated_since_gc, memory_order_relaxed);
+    corral_oom_fn handler = atomic_load_explicit(&oom_handler, memory_order_acquire);
+    if (handler) {
+        handler(request, heap_bytes, corral_heap.live_after_gc);
+        return NULL;
+    }
+    fflush(stdout);
+    fprintf(stderr,
+            "corral: out of memory: a request of %zu bytes does not fit after a full collection "
+            "(heap %zu bytes in use, %zu live after the last collection, maximum %zu = "
+            "CORRAL_HEAP_MAX)\n",
+            request, heap_bytes, corral_heap.live_after_gc, corral_heap.heap_max);
+    abort();
+}
+
+/* Bytes the budget still allows: the soft target before any collection in
+ * this request, the hard maximum after one (other threads may have used the
+ * target up again while we collected; growing beats starving). */
+static size_t budget_room(int attempt)
+{
+    heap *h = &corral_heap;
+    size_t in_use =
+        h->live_after_gc + atomic_load_explicit(&h->allocated_since_gc, memory_order_relaxed);
+    size_t limit = attempt == 0 ? h->target : h->heap_max;
+    return limit > in_use ? limit - in_use : 0;
+}
+
+/* A zeroed chunk of between min and want bytes, collecting when the budget
+ * is spent; NULL after two collections could not make room. */
+static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *got)
+{
+    for (int attempt = 0;; attempt++) {
+        size_t room = budget_room(attempt) & ~(size_t)(CORRAL_GRANULE - 1);
+        if (room >= min) {
+            char *chunk = heap_take_chunk(min, want < room ? want : room, got);
+            if (chunk) {
+                heap_note_allocated(*got);
+                return chunk;
+            }
+        }
+        if (attempt == 2)
+            return NULL;
+        gc_collect(self, attempt == 0 ? "alloc" : "alloc-retry");
+    }
+}
+
+static void *allocate_large(corral_thread *self, size_t size)
+{
+    for (int attempt = 0;; attempt++) {
+        if (budget_room(attempt) >= size) {
+            void *object = los_alloc(size);
+            if (object) {
+                heap_note_allocated(size);
+                return object;
+            }
+        }
+        if (attempt == 2)
+            return out_of_memory(size);
+        gc_collect(self, attempt == 0 ? "alloc-large" : "alloc-retry");
+    }
+}
+
+static void *allocate_small(corral_thread *self, size_t size)
+{
+    corral_tlab *tlab = &corral_thread_tlab;
+    if (tlab->cursor && size <= (size_t)(tlab->limit - tlab->cursor)) {
+        void *object = tlab->cursor;
+        tlab->cursor += size;
+        return object;
+    }
+    size_t got;
+    if (size > direct_threshold()) {
+        void *object = obtain_chunk(self, size, size, &got);
+        return object ? object : out_of_memory(size);
+    }
+    char *chunk = obtain_chunk(self, size, tlab_size, &got);
+    if (!chunk)
+        return out_of_memory(size);
+    /* A collection inside obtain_chunk reset the TLAB; install the new one. */
+    tlab->cursor = chunk + size;
+    tlab->limit = chunk + got;
+    tlab->max_inline = large_threshold - 1;
+    return chunk;
+}
+
+static _Noreturn void bad_request(const corral_type *type, uint64_t length, const char *problem)
+{
+    CORRAL_FATAL("corral_alloc(type %p '%s', length %" PRIu64 "): %s", (const void *)type,
+                 type && type->signature == CORRAL_TYPE_SIGNATURE && type->name ? type->name : "?",
+                 length, problem);
+}
+
+/* The largest object corral allocates: beyond it arrays cannot be sized. */
+#define ALLOC_MAX_OBJECT ((uint64_t)1 << 46)
+
+static void *allocate(corral_thread *self, const corral_type *type, uint64_t length)
+{
+    const char *problem = corral_type_problem(type);
+    if (problem)
+        bad_request(type, length, problem);
+    bool array = type->flags & CORRAL_TYPE_ARRAY;
+    if (length && !array)
+        bad_request(type, length, "a length is given for a type that is not an array");
+    if (array && length > (ALLOC_MAX_OBJECT - type->size) / type->element_size)
+        return out_of_memory((size_t)ALLOC_MAX_OBJECT);
+    size_t size = object_size_for(type, length);
+    self->allocations++;
+    stats_note_allocation(size);
+    if (stress_allocation_due(self))
+        gc_collect(self, "stress-alloc");
+    bool large = size >= large_threshold || (type->flags & CORRAL_TYPE_PINNED);
+    void *object = large ? allocate_large(self, size) : allocate_small(self, size);
+    if (!object)
+        return NULL;
+    corral_array_header *header = object;
+    header->header.type = type;
+    if (array)
+        header->length = length;
+    if (type->flags & CORRAL_TYPE_FINALIZABLE)
+        roots_register_finalizable(object);
+    return object;
+}
+
+CORRAL_RUNTIME_ENTRY void *corral_alloc_slow(const corral_type *type, uint64_t length)
+{
+    corral_thread *self = corral_current_thread;
+    if (!self)
+        CORRAL_FATAL("corral_alloc: the calling thread is not attached (call "
+                     "corral_thread_attach first)");
+    CORRAL_DEBUG_ASSERT(atomic_load_explicit(&self->state, memory_order_relaxed) ==
+                            THREAD_MANAGED,
+                        "corral_alloc: %s is UNMANAGED (call corral_leave_unmanaged first)",
+                        self->name);
+    RUNTIME_ENTER(self);
+    void *object = allocate(self, type, length);
+    RUNTIME_LEAVE(self);
+    return object;
+}
+
+CORRAL_RUNTIME_ENTRY void corral_collect(void)
+{
+    corral_thread *self = thread_require_attached("corral_collect");
+    if (atomic_load_explicit(&self->state, memory_order_relaxed) != THREAD_MANAGED)
+        CORRAL_FATAL("corral_collect: %s is UNMANAGED (call corral_leave_unmanaged first)",
+                     self->name);
+    RUNTIME_ENTER(self);
+    gc_collect(self, "explicit");
+    RUNTIME_LEAVE(self);
+}

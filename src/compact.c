@@ -1,0 +1,556 @@
+/* compact.c — sliding compaction in parallel (Compressor-style forwarding,
+ * region fills ordered by dependency counts as in HotSpot's ParallelGC).
+ *
+ * Plan. Regions holding a pinned object, and the dense prefix (leading
+ * regions at least CORRAL_DENSE_PREFIX% live), stay where they are; so does
+ * any region an object straddles into or out of such a region. The moving
+ * regions between them form compaction spaces; each space slides its live
+ * data to its own start, in address order. A region's destination is the
+ * prefix sum of live bytes before it in its space; block_dest then gives
+ * every object's new address from the bitmap alone (heap.h).
+ *
+ * Update. With forwarding known and nothing moved yet, every reference is
+ * rewritten in place: stack slots, handles, globals, weak handles, and the
+ * fields of every live heap and large object. Sliding is then a pure copy of
+ * live granules, which may split an object across two destination regions.
+ *
+ * Slide. fill(D) copies every live granule whose destination lies in region
+ * D. It overwrites D's old contents, so it may start only when the data of D
+ * that goes to *other* regions has been copied: pending_readers(D) counts
+ * those regions, and each finished fill(E) decrements the count of every
+ * source it read; the fill that reaches zero makes D ready. Data only moves
+ * to lower addresses, so every dependency points to a lower region and the
+ * schedule cannot deadlock. The longest chain of dependent fills is the span.
+ *
+ *   fill(E) done ──> pending_readers(S)-- for each source S != E
+ *                        └─ reaches 0 and S is a destination ──> ready(S)
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatal.h"
+#include "gc.h"
+#include "heap.h"
+#include "los.h"
+#include "object.h"
+#include "roots.h"
+#include "walker.h"
+
+/* Per-cycle plan; written by the collecting thread and the phases below. */
+static size_t used_regions;               /* regions below the heap top */
+static heap_free_range *new_ranges;       /* free ranges after compaction */
+static size_t new_range_count, new_range_capacity;
+static char *old_top;
+
+static size_t words_of_region(size_t region)
+{
+    return region * HEAP_WORDS_PER_REGION;
+}
+
+/* -------------------------------------------------------------- plan */
+
+typedef struct region_loop {
+    gc_parallel_range range;
+} region_loop;
+
+static void count_live(unsigned worker, size_t first, size_t end, void *context)
+{
+    (void)worker;
+    (void)context;
+    for (size_t r = first; r < end; r++) {
+        const uint64_t *live = &corral_heap.live_bits[words_of_region(r)];
+        uint32_t granules = 0;
+        for (size_t w = 0; w < HEAP_WORDS_PER_REGION; w++)
+            granules += (uint32_t)__builtin_popcountll(live[w]);
+        heap_region *region = &corral_heap.regions[r];
+        region->live_granules = granules;
+        region->moves = 1;
+        region->has_pinned = 0;
+        region->is_destination = 0;
+        region->first_source = UINT32_MAX;
+        region->last_source = 0;
+        atomic_store_explicit(&region->pending_readers, 0, memory_order_relaxed);
+        atomic_store_explicit(&region->ready_after_ns, 0, memory_order_relaxed);
+        atomic_store_explicit(&region->chain_length, 0, memory_order_relaxed);
+    }
+}
+
+static void compute_block_destinations(unsigned worker, size_t first, size_t end, void *context)
+{
+    (void)worker;
+    (void)context;
+    for (size_t r = first; r < end; r++) {
+        heap_region *region = &corral_heap.regions[r];
+        if (!region->moves || !region->live_granules)
+            continue;
+        uint32_t destination = region->dest_granule;
+        size_t base_word = words_of_region(r);
+        for (size_t w = 0; w < HEAP_WORDS_PER_REGION; w++) {
+            corral_heap.block_dest[base_word + w] = destination;
+            destination += (uint32_t)__builtin_popcountll(corral_heap.live_bits[base_word + w]);
+        }
+    }
+}
+
+static void run_region_loop(const char *name, size_t count,
+                            void (*body)(unsigned, size_t, size_t, void *), gc_phase_stats *stats);
+
+static void region_loop_phase(unsigned worker, void *context)
+{
+    struct {
+        gc_parallel_range range;
+        void (*body)(unsigned, size_t, size_t, void *);
+    } *loop = context;
+    gc_parallel_for(&loop->range, worker, loop->body, NULL);
+}
+
+static void run_region_loop(const char *name, size_t count,
+                            void (*body)(unsigned, size_t, size_t, void *), gc_phase_stats *stats)
+{
+    struct {
+        gc_parallel_range range;
+        void (*body)(unsigned, size_t, size_t, void *);
+    } loop = {.body = body};
+    gc_parallel_range_init(&loop.range, count, 0);
+    gc_phase_stats local = {0};
+    gc_workers_run(name, region_loop_phase, &loop, &local);
+    if (stats) {
+        stats->wall_ns += local.wall_ns;
+        stats->work_ns += local.work_ns;
+        stats->idle_ns += local.idle_ns;
+        stats->span_ns += local.span_ns;
+        stats->workers = local.workers;
+    }
+}
+
+static void note_pinned(void *object, void *context)
+{
+    (void)context;
+    if (heap_contains(object))
+        corral_heap.regions[heap_region_index(object)].has_pinned = 1;
+}
+
+/* True when an object crosses the boundary at the start of region r. */
+static bool object_straddles_into(size_t r)
+{
+    size_t boundary = r * HEAP_GRANULES_PER_REGION;
+    return r > 0 && heap_bit(corral_heap.live_bits, boundary - 1) &&
+           heap_bit(corral_heap.live_bits, boundary) &&
+           !heap_bit(corral_heap.start_bits, boundary);
+}
+
+static void decide_moving_regions(void)
+{
+    heap_region *regions = corral_heap.regions;
+    roots_for_each_pinned_from_stw(note_pinned, NULL);
+    for (size_t r = 0; r < used_regions; r++)
+        regions[r].moves = !regions[r].has_pinned;
+    unsigned dense = corral_runtime_config.dense_prefix;
+    if (dense && !corral_runtime_config.stress_move_all) {
+        for (size_t r = 0; r < used_regions; r++) {
+            uint64_t full = (uint64_t)HEAP_GRANULES_PER_REGION * dense;
+            if ((uint64_t)regions[r].live_granules * 100 < full)
+                break;
+            regions[r].moves = 0;
+        }
+    }
+    /* An object straddling between a region that stays and one that moves
+     * would be torn apart: make both stay, until nothing changes. */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t r = 1; r < used_regions; r++) {
+            if (regions[r - 1].moves == regions[r].moves || !object_straddles_into(r))
+                continue;
+            regions[r - 1].moves = regions[r].moves = 0;
+            changed = true;
+        }
+    }
+    for (size_t r = 0; r < used_regions; r++)
+        corral_heap.region_moves[r] = regions[r].moves;
+}
+
+static void add_free_range(char *start, char *end, bool keep_empty)
+{
+    if (start >= end && !keep_empty)
+        return;
+    if (new_range_count == new_range_capacity) {
+        new_range_capacity = new_range_capacity ? new_range_capacity * 2 : 64;
+        new_ranges = realloc(new_ranges, new_range_capacity * sizeof *new_ranges);
+        if (!new_ranges)
+            CORRAL_FATAL("out of memory for %zu free ranges", new_range_capacity);
+    }
+    new_ranges[new_range_count++] = (heap_free_range){start, end};
+}
+
+/* Destinations by prefix sums over each compaction space, and the free
+ * ranges that remain after sliding. */
+static void assign_destinations(void)
+{
+    heap_region *regions = corral_heap.regions;
+    new_range_count = 0;
+    char *cursor = corral_heap.base;
+    for (size_t r = 0; r < used_regions; r++) {
+        if (!regions[r].moves) {
+            add_free_range(cursor, heap_region_start(r), false);
+            cursor = heap_region_start(r + 1);
+            continue;
+        }
+        regions[r].dest_granule = (uint32_t)heap_granule_index(cursor);
+        cursor += (size_t)regions[r].live_granules * CORRAL_GRANULE;
+    }
+    /* The last range runs to the end of the reservation (later regions are
+     * free); it is kept even when empty, since it marks the heap's top. */
+    add_free_range(cursor, corral_heap.end, true);
+}
+
+/* Which regions each region's data lands in; pending_readers counts the
+ * other regions that will read it. */
+static void link_sources_to_destinations(void)
+{
+    heap_region *regions = corral_heap.regions;
+    for (size_t s = 0; s < used_regions; s++) {
+        if (!regions[s].moves || !regions[s].live_granules)
+            continue;
+        size_t first_granule = regions[s].dest_granule;
+        size_t last_granule = first_granule + regions[s].live_granules - 1;
+        size_t first = first_granule / HEAP_GRANULES_PER_REGION;
+        size_t last = last_granule / HEAP_GRANULES_PER_REGION;
+        for (size_t d = first; d <= last; d++) {
+            regions[d].is_destination = 1;
+            if (s < regions[d].first_source)
+                regions[d].first_source = (uint32_t)s;
+            if (s > regions[d].last_source)
+                regions[d].last_source = (uint32_t)s;
+            if (d != s)
+                atomic_fetch_add_explicit(&regions[s].pending_readers, 1, memory_order_relaxed);
+        }
+    }
+}
+
+void compact_plan_from_stw(gc_cycle *cycle)
+{
+    old_top = corral_heap.top;
+    used_regions = corral_heap.top > corral_heap.base
+                       ? heap_region_index(corral_heap.top - 1) + 1
+                       : 0;
+    gc_phase_stats *stats = &cycle->phases[GC_PHASE_PLAN];
+    stats->name = "plan";
+    uint64_t start = gc_workers_now_ns();
+    run_region_loop("count", used_regions, count_live, stats);
+    decide_moving_regions();
+    assign_destinations();
+    link_sources_to_destinations();
+    run_region_loop("forwarding", used_regions, compute_block_destinations, stats);
+    stats->wall_ns = gc_workers_now_ns() - start;
+}
+
+/* ------------------------------------------------------------- update */
+
+static void *forward(void *object)
+{
+    return heap_forward(object);
+}
+
+static void forward_slot(void **slot, void *context)
+{
+    (void)context;
+    if (*slot)
+        *slot = heap_forward(*slot);
+}
+
+static void update_object_fields(void *object)
+{
+    const corral_type *type = object_type(object);
+    if (type->trace) {
+        type->trace(object, forward_slot, NULL);
+        return;
+    }
+    char *base = object;
+    for (uint32_t i = 0; i < type->ref_count; i++) {
+        void **slot = (void **)(base + type->ref_offsets[i]);
+        if (*slot)
+            *slot = heap_forward(*slot);
+    }
+    if (object_is_ref_array(type)) {
+        uint64_t length = object_array_length(object);
+        void **elements = (void **)(base + type->size);
+        for (uint64_t i = 0; i < length; i++)
+            if (elements[i])
+                elements[i] = heap_forward(elements[i]);
+    }
+}
+
+/* Every object that starts in these regions. */
+static void update_regions(unsigned worker, size_t first, size_t end, void *context)
+{
+    (void)worker;
+    (void)context;
+    for (size_t r = first; r < end; r++) {
+        if (!corral_heap.regions[r].live_granules)
+            continue;
+        size_t base_word = words_of_region(r);
+        for (size_t w = 0; w < HEAP_WORDS_PER_REGION; w++) {
+            uint64_t starts = corral_heap.start_bits[base_word + w];
+            while (starts) {
+                unsigned bit = (unsigned)__builtin_ctzll(starts);
+                starts &= starts - 1;
+                update_object_fields(heap_granule_address((base_word + w) * 64 + bit));
+            }
+        }
+    }
+}
+
+typedef struct update_context {
+    stop_report *stop;
+    gc_parallel_range threads, regions, large;
+    los_object **large_objects;
+} update_context;
+
+static void update_thread_roots(unsigned worker, size_t first, size_t end, void *context)
+{
+    (void)worker;
+    update_context *update = context;
+    for (size_t i = first; i < end; i++) {
+        corral_thread *thread = update->stop->threads[i];
+        walker_update_roots_from_stw(thread, forward);
+        roots_visit_handles_from_stw(thread, forward_slot, NULL);
+    }
+}
+
+static void update_large_objects(unsigned worker, size_t first, size_t end, void *context)
+{
+    (void)worker;
+    update_context *update = context;
+    for (size_t i = first; i < end; i++)
+        update_object_fields(los_payload(update->large_objects[i]));
+}
+
+static void update_phase(unsigned worker, void *context)
+{
+    update_context *update = context;
+    gc_parallel_for(&update->threads, worker, update_thread_roots, update);
+    if (worker == 0)
+        roots_visit_globals_from_stw(forward_slot, NULL);
+    gc_parallel_for(&update->regions, worker, update_regions, update);
+    gc_parallel_for(&update->large, worker, update_large_objects, update);
+}
+
+void compact_update_from_stw(gc_cycle *cycle)
+{
+    update_context update = {.stop = cycle->stop};
+    size_t large_count;
+    update.large_objects = los_snapshot_from_stw(&large_count);
+    gc_parallel_range_init(&update.threads, cycle->stop->thread_count, 1);
+    gc_parallel_range_init(&update.regions, used_regions, 1);
+    gc_parallel_range_init(&update.large, large_count, 0);
+    gc_workers_run("update", update_phase, &update, &cycle->phases[GC_PHASE_UPDATE]);
+    roots_forward_weak_from_stw(forward);
+    roots_forward_finalizable_from_stw(forward);
+}
+
+/* -------------------------------------------------------------- slide */
+
+/* Regions whose fill may start. Writers/readers: slide workers under
+ * ready_lock; remaining_fills is decremented (acq_rel) as fills finish. */
+typedef struct slide_context {
+    pthread_mutex_t ready_lock;
+    uint32_t *ready;
+    size_t ready_count;
+    _Atomic size_t remaining_fills;
+    _Atomic uint64_t moved_bytes;
+    _Atomic uint64_t longest_chain_ns;
+    _Atomic uint32_t longest_chain_length;
+} slide_context;
+
+static void push_ready(slide_context *slide, size_t region)
+{
+    pthread_mutex_lock(&slide->ready_lock);
+    slide->ready[slide->ready_count++] = (uint32_t)region;
+    pthread_mutex_unlock(&slide->ready_lock);
+}
+
+static bool pop_ready(slide_context *slide, size_t *region)
+{
+    bool found = false;
+    pthread_mutex_lock(&slide->ready_lock);
+    if (slide->ready_count) {
+        *region = slide->ready[--slide->ready_count];
+        found = true;
+    }
+    pthread_mutex_unlock(&slide->ready_lock);
+    return found;
+}
+
+static void atomic_max_u64(_Atomic uint64_t *target, uint64_t value)
+{
+    uint64_t seen = atomic_load_explicit(target, memory_order_relaxed);
+    while (seen < value &&
+           !atomic_compare_exchange_weak_explicit(target, &seen, value, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+}
+
+static void atomic_max_u32(_Atomic uint32_t *target, uint32_t value)
+{
+    uint32_t seen = atomic_load_explicit(target, memory_order_relaxed);
+    while (seen < value &&
+           !atomic_compare_exchange_weak_explicit(target, &seen, value, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+}
+
+/* Copies the live granules of source region s whose destination lies in
+ * [dest_first, dest_end); returns the bytes that changed place. */
+static uint64_t copy_from_source(size_t s, size_t dest_first, size_t dest_end)
+{
+    uint64_t moved = 0;
+    size_t base_word = words_of_region(s);
+    for (size_t w = base_word; w < base_word + HEAP_WORDS_PER_REGION; w++) {
+        uint64_t word = corral_heap.live_bits[w];
+        if (!word)
+            continue;
+        size_t block_first = corral_heap.block_dest[w];
+        if (block_first >= dest_end)
+            break; /* destinations only grow from here on */
+        if (block_first + (size_t)__builtin_popcountll(word) <= dest_first)
+            continue;
+        /* Each run of consecutive live granules is one copy. */
+        uint64_t all = word;
+        while (word) {
+            unsigned start = (unsigned)__builtin_ctzll(word);
+            uint64_t shifted = word >> start;
+            unsigned length = ~shifted == 0 ? 64 - start : (unsigned)__builtin_ctzll(~shifted);
+            size_t destination =
+                block_first + (size_t)__builtin_popcountll(all & ((UINT64_C(1) << start) - 1));
+            size_t source = w * 64 + start;
+            size_t from = destination > dest_first ? destination : dest_first;
+            size_t to = destination + length < dest_end ? destination + length : dest_end;
+            if (from < to && destination != source) {
+                memmove(heap_granule_address(from),
+                        heap_granule_address(source + (from - destination)),
+                        (to - from) * CORRAL_GRANULE);
+                moved += (to - from) * CORRAL_GRANULE;
+            }
+            word = start + length >= 64 ? 0 : word & (~UINT64_C(0) << (start + length));
+        }
+    }
+    return moved;
+}
+
+static void fill_region(slide_context *slide, size_t d)
+{
+    heap_region *regions = corral_heap.regions;
+    uint64_t start = gc_workers_now_ns();
+    size_t dest_first = d * HEAP_GRANULES_PER_REGION;
+    size_t dest_end = dest_first + HEAP_GRANULES_PER_REGION;
+    uint64_t moved = 0;
+    for (size_t s = regions[d].first_source; s <= regions[d].last_source; s++)
+        if (regions[s].moves && regions[s].live_granules)
+            moved += copy_from_source(s, dest_first, dest_end);
+    atomic_fetch_add_explicit(&slide->moved_bytes, moved, memory_order_relaxed);
+    /* Critical path: this fill ends its chain; the sources it read may be
+     * waiting on it. */
+    uint64_t chain = atomic_load_explicit(&regions[d].ready_after_ns, memory_order_relaxed) +
+                     (gc_workers_now_ns() - start);
+    uint32_t length = atomic_load_explicit(&regions[d].chain_length, memory_order_relaxed) + 1;
+    atomic_max_u64(&slide->longest_chain_ns, chain);
+    atomic_max_u32(&slide->longest_chain_length, length);
+    for (size_t s = regions[d].first_source; s <= regions[d].last_source; s++) {
+        if (s == d || !regions[s].moves || !regions[s].live_granules)
+            continue;
+        atomic_max_u64(&regions[s].ready_after_ns, chain);
+        atomic_max_u32(&regions[s].chain_length, length);
+        /* acq_rel: the last decrement sees every copy out of s before s is overwritten. */
+        if (atomic_fetch_sub_explicit(&regions[s].pending_readers, 1, memory_order_acq_rel) == 1 &&
+            regions[s].is_destination)
+            push_ready(slide, s);
+    }
+    atomic_fetch_sub_explicit(&slide->remaining_fills, 1, memory_order_acq_rel);
+}
+
+static void slide_phase(unsigned worker, void *context)
+{
+    slide_context *slide = context;
+    unsigned idle_spins = 0;
+    while (atomic_load_explicit(&slide->remaining_fills, memory_order_acquire) > 0) {
+        size_t region;
+        if (pop_ready(slide, &region)) {
+            fill_region(slide, region);
+            idle_spins = 0;
+            continue;
+        }
+        uint64_t idle_start = gc_workers_now_ns();
+        if (++idle_spins < 64)
+            __builtin_ia32_pause();
+        else
+            sched_yield();
+        gc_phase_note_idle(worker, gc_workers_now_ns() - idle_start);
+    }
+}
+
+void compact_slide_from_stw(gc_cycle *cycle)
+{
+    heap_region *regions = corral_heap.regions;
+    slide_context slide = {.ready_lock = PTHREAD_MUTEX_INITIALIZER};
+    slide.ready = malloc((used_regions + 1) * sizeof *slide.ready);
+    if (!slide.ready)
+        CORRAL_FATAL("out of memory for the slide queue (%zu regions)", used_regions);
+    size_t fills = 0;
+    for (size_t d = 0; d < used_regions; d++) {
+        if (!regions[d].is_destination)
+            continue;
+        fills++;
+        if (atomic_load_explicit(&regions[d].pending_readers, memory_order_relaxed) == 0)
+            slide.ready[slide.ready_count++] = (uint32_t)d;
+    }
+    atomic_store_explicit(&slide.remaining_fills, fills, memory_order_relaxed);
+    if (fills && !slide.ready_count)
+        CORRAL_FATAL("compaction plan of gc %" PRIu64 " has %zu fills and none ready",
+                     cycle->number, fills);
+    gc_workers_run("slide", slide_phase, &slide, &cycle->phases[GC_PHASE_SLIDE]);
+    cycle->moved_bytes = atomic_load(&slide.moved_bytes);
+    cycle->phases[GC_PHASE_SLIDE].span_ns = atomic_load(&slide.longest_chain_ns);
+    cycle->slide_chain = atomic_load(&slide.longest_chain_length);
+    free(slide.ready);
+}
+
+/* ------------------------------------------------------------- finish */
+
+static void clear_region_bitmaps(unsigned worker, size_t first, size_t end, void *context)
+{
+    (void)worker;
+    (void)context;
+    size_t from = words_of_region(first), to = words_of_region(end);
+    memset(&corral_heap.start_bits[from], 0, (to - from) * sizeof(uint64_t));
+    memset(&corral_heap.live_bits[from], 0, (to - from) * sizeof(uint64_t));
+}
+
+void heap_clear_bitmaps_from_stw(void)
+{
+    size_t regions = corral_heap.top > corral_heap.base
+                         ? heap_region_index(corral_heap.top - 1) + 1
+                         : 0;
+    run_region_loop("clear", regions, clear_region_bitmaps, NULL);
+}
+
+static void poison_range(char *start, char *end)
+{
+    for (uint64_t *word = (uint64_t *)start; (char *)word < end; word++)
+        *word = CORRAL_POISON_PATTERN;
+}
+
+void compact_finish_from_stw(gc_cycle *cycle)
+{
+    uint64_t start = gc_workers_now_ns();
+    cycle->phases[GC_PHASE_FINISH].name = "finish";
+    run_region_loop("clear", used_regions, clear_region_bitmaps, &cycle->phases[GC_PHASE_FINISH]);
+    if (corral_runtime_config.stress_poison)
+        for (size_t i = 0; i < new_range_count; i++)
+            poison_range(new_ranges[i].start,
+                         new_ranges[i].end < old_top ? new_ranges[i].end : old_top);
+    for (size_t r = 0; r < used_regions; r++)
+        corral_heap.region_moves[r] = 0;
+    heap_reset_free_ranges_from_stw(new_ranges, new_range_count);
+    cycle->phases[GC_PHASE_FINISH].wall_ns = gc_workers_now_ns() - start;
+}

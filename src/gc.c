@@ -1,0 +1,104 @@
+/* gc.c — one collection, phase by phase (see gc.h). */
+#include "gc.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "fatal.h"
+#include "heap.h"
+#include "los.h"
+#include "roots.h"
+
+corral_config corral_runtime_config;
+
+/* Completed collections. Writer: the collecting thread (release). Readers:
+ * anyone (fatal reports, stats). */
+static _Atomic uint64_t collections;
+
+uint64_t gc_count(void)
+{
+    return atomic_load_explicit(&collections, memory_order_acquire);
+}
+
+static void reset_tlabs(stop_report *stop)
+{
+    for (size_t i = 0; i < stop->thread_count; i++)
+        if (stop->threads[i]->tlab)
+            *stop->threads[i]->tlab = (corral_tlab){0};
+}
+
+static void copy_stop_report(gc_cycle *cycle, const stop_report *stop)
+{
+    cycle->request_ns = stop->request_ns;
+    cycle->ttsp_ns = stop->ttsp_ns;
+    cycle->slowest_thread = stop->slowest_thread;
+    cycle->slowest_site = stop->slowest_site;
+    cycle->thread_count = stop->thread_count;
+}
+
+/* The collection holds the allocation locks throughout. No stopped thread
+ * can hold them (they are taken briefly, with no poll inside), so this never
+ * waits; it orders the allocations of threads that detached before the stop,
+ * which no state handshake covers, before everything the collector reads. */
+static void lock_allocators_from_stw(void)
+{
+    pthread_mutex_lock(&corral_heap.alloc_lock);
+    los_lock_from_stw();
+}
+
+static void unlock_allocators_from_stw(void)
+{
+    los_unlock_from_stw();
+    pthread_mutex_unlock(&corral_heap.alloc_lock);
+}
+
+static void collect_from_stw(stop_report *stop, void *context)
+{
+    gc_cycle *cycle = context;
+    lock_allocators_from_stw();
+    const corral_config *config = &corral_runtime_config;
+    cycle->stop = stop;
+    cycle->number = gc_count() + 1;
+    cycle->workers = gc_workers_count();
+    copy_stop_report(cycle, stop);
+    cycle->heap_before = corral_heap.live_after_gc +
+                         atomic_load_explicit(&corral_heap.allocated_since_gc, memory_order_relaxed);
+    reset_tlabs(stop);
+    mark_roots_from_stw(cycle);
+    if (config->verify & CORRAL_VERIFY_BEFORE)
+        verify_heap_from_stw(cycle, "before");
+    mark_from_stw(cycle);
+    if (config->verify & CORRAL_VERIFY_REMARK)
+        mark_remark_check_from_stw(cycle);
+    cycle->los_live_bytes = los_sweep_from_stw();
+    compact_plan_from_stw(cycle);
+    compact_update_from_stw(cycle);
+    compact_slide_from_stw(cycle);
+    compact_finish_from_stw(cycle);
+    cycle->live_bytes = cycle->marked_bytes;
+    heap_set_budget_from_stw(cycle->live_bytes);
+    cycle->heap_after = cycle->live_bytes;
+    if (config->verify & CORRAL_VERIFY_AFTER)
+        verify_heap_from_stw(cycle, "after");
+#ifdef CORRAL_DEBUG_CHECKS
+    const char *problem = heap_check();
+    if (problem)
+        CORRAL_FATAL("after gc %" PRIu64 ": %s", cycle->number, problem);
+#endif
+    cycle->stop = NULL;
+    unlock_allocators_from_stw();
+    atomic_store_explicit(&collections, cycle->number, memory_order_release);
+}
+
+void gc_collect(corral_thread *self, const char *cause)
+{
+    gc_cycle cycle;
+    memset(&cycle, 0, sizeof cycle);
+    cycle.cause = cause;
+    if (!world_collect(self, collect_from_stw, &cycle))
+        return; /* another thread collected while we waited */
+    cycle.pause_ns = monotonic_ns() - cycle.request_ns;
+    stats_record_cycle(&cycle);
+    stats_log_cycle(&cycle);
+    roots_run_finalizers();
+}

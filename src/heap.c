@@ -1,0 +1,202 @@
+/* heap.c — reserving the heap, handing out chunks, the budget. */
+#include "heap.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "fatal.h"
+
+heap corral_heap;
+
+/* Reserves length bytes of address space that cost nothing until touched. */
+static void *reserve(size_t length, const char *what)
+{
+    void *memory = mmap(NULL, length, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (memory == MAP_FAILED) {
+        corral_set_error("cannot reserve %zu MiB of address space for the %s: %s", length >> 20,
+                         what, strerror(errno));
+        return NULL;
+    }
+    return memory;
+}
+
+/* Room for fragmentation: non-moving regions and TLAB tails use address
+ * space the budget does not count. */
+static size_t reserve_size_for(size_t heap_max)
+{
+    size_t size = heap_max + heap_max / 4 + 8 * HEAP_REGION_SIZE;
+    size = (size + HEAP_REGION_SIZE - 1) & ~(HEAP_REGION_SIZE - 1);
+    return size > HEAP_MAX_RESERVE ? HEAP_MAX_RESERVE : size;
+}
+
+int heap_init(size_t heap_min, size_t heap_max, unsigned growth_percent)
+{
+    heap *h = &corral_heap;
+    memset(h, 0, sizeof *h);
+    size_t size = reserve_size_for(heap_max);
+    /* Over-reserve by one region so the base can be region-aligned. */
+    char *raw = reserve(size + HEAP_REGION_SIZE, "heap");
+    if (!raw)
+        return CORRAL_ERROR_NO_MEMORY;
+    h->base = (char *)(((uintptr_t)raw + HEAP_REGION_SIZE - 1) & ~(uintptr_t)(HEAP_REGION_SIZE - 1));
+    h->end = h->base + size;
+    h->region_count = size >> HEAP_REGION_SHIFT;
+    size_t words = (size / CORRAL_GRANULE) / 64;
+    h->start_bits = reserve(words * sizeof(uint64_t), "mark bitmap");
+    h->live_bits = reserve(words * sizeof(uint64_t), "live bitmap");
+    h->block_dest = reserve(words * sizeof(uint32_t), "forwarding table");
+    h->region_moves = reserve(h->region_count, "region table");
+    h->regions = reserve(h->region_count * sizeof(heap_region), "region table");
+    if (!h->start_bits || !h->live_bits || !h->block_dest || !h->region_moves || !h->regions)
+        return CORRAL_ERROR_NO_MEMORY;
+    pthread_mutex_init(&h->alloc_lock, NULL);
+    h->range_capacity = 64;
+    h->ranges = calloc(h->range_capacity, sizeof *h->ranges);
+    if (!h->ranges)
+        CORRAL_FATAL("out of memory for the free-range table");
+    h->ranges[0] = (heap_free_range){h->base, h->end};
+    h->range_count = 1;
+    h->top = h->base;
+    h->heap_min = heap_min;
+    h->heap_max = heap_max;
+    h->growth_percent = growth_percent;
+    h->target = heap_min;
+    return 0;
+}
+
+void heap_destroy(void)
+{
+    heap *h = &corral_heap;
+    size_t size = (size_t)(h->end - h->base);
+    size_t words = (size / CORRAL_GRANULE) / 64;
+    munmap(h->base, size);
+    munmap(h->start_bits, words * sizeof(uint64_t));
+    munmap(h->live_bits, words * sizeof(uint64_t));
+    munmap(h->block_dest, words * sizeof(uint32_t));
+    munmap(h->region_moves, h->region_count);
+    munmap(h->regions, h->region_count * sizeof(heap_region));
+    free(h->ranges);
+    pthread_mutex_destroy(&h->alloc_lock);
+    memset(h, 0, sizeof *h);
+}
+
+void heap_set_live_range(size_t first, size_t count)
+{
+    uint64_t *bits = corral_heap.live_bits;
+    size_t last = first + count - 1;
+    size_t first_word = first >> 6, last_word = last >> 6;
+    uint64_t head = ~UINT64_C(0) << (first & 63);
+    uint64_t tail = ~UINT64_C(0) >> (63 - (last & 63));
+    /* Objects share boundary words with neighbours another marker may be
+     * setting at the same time: those words need an atomic or. */
+    if (first_word == last_word) {
+        atomic_fetch_or_explicit((_Atomic uint64_t *)&bits[first_word], head & tail,
+                                 memory_order_relaxed);
+        return;
+    }
+    atomic_fetch_or_explicit((_Atomic uint64_t *)&bits[first_word], head, memory_order_relaxed);
+    for (size_t w = first_word + 1; w < last_word; w++)
+        bits[w] = ~UINT64_C(0); /* wholly inside this object: nobody else writes it */
+    atomic_fetch_or_explicit((_Atomic uint64_t *)&bits[last_word], tail, memory_order_relaxed);
+}
+
+char *heap_take_chunk(size_t min_bytes, size_t want_bytes, size_t *got)
+{
+    heap *h = &corral_heap;
+    char *chunk = NULL;
+    size_t size = 0;
+    pthread_mutex_lock(&h->alloc_lock);
+    while (h->range_next < h->range_count) {
+        heap_free_range *range = &h->ranges[h->range_next];
+        size_t room = (size_t)(range->end - range->start);
+        if (room >= min_bytes) {
+            size = room < want_bytes ? room : want_bytes;
+            chunk = range->start;
+            range->start += size;
+            if (range->start > h->top)
+                h->top = range->start;
+            break;
+        }
+        h->range_next++; /* too small to use: the tail stays free until the next GC */
+    }
+    pthread_mutex_unlock(&h->alloc_lock);
+    *got = size;
+    if (chunk)
+        memset(chunk, 0, size); /* outside the lock: zeroing is the expensive part */
+    return chunk;
+}
+
+bool heap_budget_allows(size_t bytes)
+{
+    heap *h = &corral_heap;
+    size_t allocated = atomic_load_explicit(&h->allocated_since_gc, memory_order_relaxed);
+    return h->live_after_gc + allocated + bytes <= h->target;
+}
+
+void heap_note_allocated(size_t bytes)
+{
+    atomic_fetch_add_explicit(&corral_heap.allocated_since_gc, bytes, memory_order_relaxed);
+}
+
+void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, size_t count)
+{
+    heap *h = &corral_heap;
+    if (count > h->range_capacity) {
+        h->range_capacity = count * 2;
+        h->ranges = realloc(h->ranges, h->range_capacity * sizeof *h->ranges);
+        if (!h->ranges)
+            CORRAL_FATAL("out of memory for %zu free ranges", count);
+    }
+    memcpy(h->ranges, ranges, count * sizeof *ranges);
+    h->range_count = count;
+    h->range_next = 0;
+    /* The highest byte still in use: below the first byte of the last range
+     * (which always runs to the end of the reservation). */
+    h->top = count ? ranges[count - 1].start : h->end;
+    atomic_store_explicit(&h->allocated_since_gc, 0, memory_order_relaxed);
+}
+
+void heap_set_budget_from_stw(size_t live_bytes)
+{
+    heap *h = &corral_heap;
+    h->live_after_gc = live_bytes;
+    size_t target = live_bytes + live_bytes / 100 * h->growth_percent;
+    if (target < h->heap_min)
+        target = h->heap_min;
+    if (target > h->heap_max)
+        target = h->heap_max;
+    h->target = target;
+    /* Give back the pages above what the next cycle may use. */
+    heap_free_range *last = &h->ranges[h->range_count - 1];
+    char *keep_until = last->start + (target > live_bytes ? target - live_bytes : 0);
+    keep_until = (char *)(((uintptr_t)keep_until + HEAP_REGION_SIZE - 1) &
+                          ~(uintptr_t)(HEAP_REGION_SIZE - 1));
+    if (keep_until < last->end)
+        madvise(keep_until, (size_t)(last->end - keep_until), MADV_DONTNEED);
+}
+
+size_t heap_used_bytes(void)
+{
+    return (size_t)(corral_heap.top - corral_heap.base);
+}
+
+const char *heap_check(void)
+{
+    heap *h = &corral_heap;
+    if (!h->base || ((uintptr_t)h->base & (HEAP_REGION_SIZE - 1)))
+        return "heap base is not region-aligned";
+    if (h->top < h->base || h->top > h->end)
+        return "heap top outside the reserved range";
+    for (size_t i = 0; i < h->range_count; i++) {
+        heap_free_range *r = &h->ranges[i];
+        if (r->start > r->end || r->start < h->base || r->end > h->end)
+            return "free range outside the reserved range";
+        if (i > 0 && r->start < h->ranges[i - 1].end)
+            return "free ranges overlap or are out of order";
+        if (((uintptr_t)r->start | (uintptr_t)r->end) & (CORRAL_GRANULE - 1))
+            return "free range not granule-aligned";
+    }
+    return NULL;
+}

@@ -1,0 +1,181 @@
+/* heap.h — the moving heap: one reserved address range cut into regions,
+ * side bitmaps for marking, the forwarding function of the compactor, and
+ * the free ranges that TLABs are carved from.
+ *
+ *   base                                                          end
+ *   |region 0|region 1|region 2| ...                   |region n-1|
+ *   <-------------- used (below top) ---------><------ never touched -->
+ *
+ * Two bitmaps with one bit per 8-byte granule:
+ *   start_bits  a marked object starts at this granule (set when marked)
+ *   live_bits   this granule belongs to a marked object (set when scanned)
+ * One bitmap word covers a 512-byte block; block_dest[w] is where the first
+ * live granule of block w goes, so the new address of an object is
+ *   base + 8 * (block_dest[w] + popcount(live_bits[w] below the object))
+ * computed from the bitmaps alone, without touching the object (Compressor).
+ *
+ * Objects larger than the large-object threshold live in the LOS (los.h) and
+ * never move. Memory handed out is zeroed.
+ */
+#ifndef CORRAL_HEAP_H
+#define CORRAL_HEAP_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "object.h"
+
+#define HEAP_REGION_SHIFT 18u /* 256 KiB: the unit of compaction scheduling */
+#define HEAP_REGION_SIZE ((size_t)1 << HEAP_REGION_SHIFT)
+#define HEAP_BLOCK_GRANULES 64u /* one bitmap word */
+#define HEAP_BLOCK_SIZE (HEAP_BLOCK_GRANULES * CORRAL_GRANULE)
+#define HEAP_GRANULES_PER_REGION (HEAP_REGION_SIZE / CORRAL_GRANULE)
+#define HEAP_WORDS_PER_REGION (HEAP_GRANULES_PER_REGION / 64u)
+/* block_dest holds 32-bit granule indexes: 2^32 granules of 8 bytes. */
+#define HEAP_MAX_RESERVE ((size_t)32 << 30)
+
+/* Per-region compaction state. Written only while the world is stopped. */
+typedef struct heap_region {
+    uint32_t live_granules;     /* marked granules this GC */
+    uint32_t dest_granule;      /* destination of the region's first live granule */
+    uint8_t moves;              /* compaction slides its objects this GC */
+    uint8_t has_pinned;         /* holds a pinned object this GC */
+    uint8_t is_destination;     /* live data lands in it this GC */
+    uint32_t first_source;      /* first source region whose data lands here */
+    uint32_t last_source;       /* last such region */
+    /* Destination regions (other than itself) still to read this region's
+     * data. Written by fill workers (acq_rel decrement); the worker that
+     * brings it to zero schedules the region's own fill. */
+    _Atomic int32_t pending_readers;
+    /* Longest chain of fills (ns) that had to finish before this region's
+     * fill could start: written with atomic max by the fills it waits for. */
+    _Atomic uint64_t ready_after_ns;
+    _Atomic uint32_t chain_length; /* fills on that chain, for the span report (atomic max) */
+} heap_region;
+
+/* A free address range [start, end) that TLABs and medium objects come from. */
+typedef struct heap_free_range {
+    char *start;
+    char *end;
+} heap_free_range;
+
+typedef struct heap {
+    char *base;             /* region-aligned start of the reserved range */
+    char *end;              /* end of the reserved range */
+    size_t region_count;
+    uint64_t *start_bits;   /* see above; written by markers with atomic or */
+    uint64_t *live_bits;    /* see above; written by markers with atomic or */
+    uint32_t *block_dest;   /* per bitmap word; written in the forwarding phase */
+    uint8_t *region_moves;  /* per region: dense copy of heap_region.moves for forward() */
+    heap_region *regions;
+
+    /* Allocation. Writers: mutators refilling TLABs (under alloc_lock) and the
+     * collector while the world is stopped. */
+    pthread_mutex_t alloc_lock;
+    heap_free_range *ranges; /* sorted by address, disjoint */
+    size_t range_count, range_capacity;
+    size_t range_next;       /* ranges before this one are used up */
+    char *top;               /* end of the highest chunk ever handed out */
+
+    /* Budget. allocated_since_gc: atomic add by mutators (relaxed; exactness
+     * only matters at the collector, which reads it with the world stopped). */
+    _Atomic size_t allocated_since_gc;
+    size_t live_after_gc;    /* heap + LOS bytes alive after the last GC */
+    size_t target;           /* collect before live_after_gc + allocated exceeds this */
+    size_t heap_min, heap_max;
+    unsigned growth_percent;
+} heap;
+
+extern heap corral_heap;
+
+/* Reserves the address range and the side tables; returns 0 or a negative
+ * corral_status with corral_set_error. */
+int heap_init(size_t heap_min, size_t heap_max, unsigned growth_percent);
+void heap_destroy(void);
+
+static inline bool heap_contains(const void *pointer)
+{
+    return (uintptr_t)pointer - (uintptr_t)corral_heap.base <
+           (uintptr_t)corral_heap.top - (uintptr_t)corral_heap.base;
+}
+
+static inline size_t heap_granule_index(const void *pointer)
+{
+    return ((uintptr_t)pointer - (uintptr_t)corral_heap.base) >> CORRAL_GRANULE_SHIFT;
+}
+
+static inline char *heap_granule_address(size_t granule)
+{
+    return corral_heap.base + (granule << CORRAL_GRANULE_SHIFT);
+}
+
+static inline size_t heap_region_index(const void *pointer)
+{
+    return ((uintptr_t)pointer - (uintptr_t)corral_heap.base) >> HEAP_REGION_SHIFT;
+}
+
+static inline char *heap_region_start(size_t region)
+{
+    return corral_heap.base + (region << HEAP_REGION_SHIFT);
+}
+
+static inline bool heap_bit(const uint64_t *bits, size_t granule)
+{
+    return (bits[granule >> 6] >> (granule & 63)) & 1;
+}
+
+/* Marks the object starting at granule; true if this call marked it.
+ * Test before the atomic or: most visits find the object already marked. */
+static inline bool heap_try_mark(size_t granule)
+{
+    _Atomic uint64_t *word = (_Atomic uint64_t *)&corral_heap.start_bits[granule >> 6];
+    uint64_t bit = UINT64_C(1) << (granule & 63);
+    if (atomic_load_explicit(word, memory_order_relaxed) & bit)
+        return false;
+    return !(atomic_fetch_or_explicit(word, bit, memory_order_relaxed) & bit);
+}
+
+/* Sets the live bits of granules [first, first + count). */
+void heap_set_live_range(size_t first, size_t count);
+
+/* The new address of a heap object (or the pointer itself when it does not
+ * move: outside the heap, null, or in a region that stays). Valid from the
+ * forwarding phase until the bitmaps are cleared. */
+static inline void *heap_forward(void *pointer)
+{
+    if (!heap_contains(pointer))
+        return pointer;
+    if (!corral_heap.region_moves[heap_region_index(pointer)])
+        return pointer;
+    size_t granule = heap_granule_index(pointer);
+    uint64_t word = corral_heap.live_bits[granule >> 6];
+    uint64_t below = word & ((UINT64_C(1) << (granule & 63)) - 1);
+    return heap_granule_address((size_t)corral_heap.block_dest[granule >> 6] +
+                                (size_t)__builtin_popcountll(below));
+}
+
+/* Hands out a zeroed chunk of between min_bytes and want_bytes (multiples of
+ * the granule) from the free ranges; returns NULL with *got = 0 when none is
+ * left. Thread: a mutator (MANAGED) or the collector. */
+char *heap_take_chunk(size_t min_bytes, size_t want_bytes, size_t *got);
+
+/* True when allocating bytes more stays within the budget set after the
+ * last collection. */
+bool heap_budget_allows(size_t bytes);
+void heap_note_allocated(size_t bytes);
+
+/* From the stopped world, after compaction: replaces the free ranges, sets
+ * the new live size and budget, and returns memory above the budget to the OS. */
+void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, size_t count);
+void heap_set_budget_from_stw(size_t live_bytes);
+
+/* Bytes of the reserved range in use below top. */
+size_t heap_used_bytes(void);
+
+/* MPS-style consistency check of the heap structure; NULL when sound. */
+const char *heap_check(void);
+
+#endif /* CORRAL_HEAP_H */

@@ -1,0 +1,81 @@
+/* init.c — corral_init and corral_shutdown: configuration, heap, threads,
+ * stackmaps, GC workers, stress modes, in that order. */
+#include <corral.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "fatal.h"
+#include "gc.h"
+#include "heap.h"
+#include "stackmap.h"
+#include "stress.h"
+#include "thread.h"
+#include "workers.h"
+
+extern char **environ;
+
+/* Writer: corral_init (once, CAS). Readers: corral_init, corral_shutdown. */
+static _Atomic int init_state; /* 0 none, 1 running, 2 done */
+
+static void print_gc_context(FILE *out)
+{
+    fprintf(out, "  heap: %p..%p, top %p, %zu bytes live after the last collection\n",
+            (void *)corral_heap.base, (void *)corral_heap.end, (void *)corral_heap.top,
+            corral_heap.live_after_gc);
+}
+
+static int start_runtime(const corral_options *options)
+{
+    corral_config *config = &corral_runtime_config;
+    int status = corral_config_load(config, options, environ);
+    if (config->help)
+        corral_config_print_help(stderr);
+    if (status)
+        return status;
+    if (config->poll_mode == CORRAL_POLL_MODE_TRAP) {
+        corral_set_error("CORRAL_POLL_MODE=trap: the trap poll mode is not built into this "
+                         "corral; use CORRAL_POLL_MODE=load");
+        return CORRAL_ERROR_CONFIG;
+    }
+    if ((status = stats_init()))
+        return status;
+    if ((status = heap_init(config->heap_min, config->heap_max, config->heap_growth)))
+        return status;
+    if ((status = threads_init(config->transition_fence == CORRAL_TRANSITION_FENCE_MEMBARRIER)))
+        return status;
+    char error[512];
+    if (stackmap_registry_add_linked(error, sizeof error) != 0) {
+        corral_set_error("the stackmaps linked into this program are corrupt: %s", error);
+        return CORRAL_ERROR_STACKMAPS;
+    }
+    if (gc_workers_start(config->gc_threads) != 0)
+        return CORRAL_ERROR_NO_MEMORY;
+    mark_init(gc_workers_count());
+    alloc_init(config->tlab_size, config->large_object_size);
+    corral_fatal_add_context(print_gc_context);
+    stress_init();
+    if (config->stats)
+        atexit(stats_print_summary);
+    corral_threads_ready = true;
+    return 0;
+}
+
+int corral_init(const corral_options *options)
+{
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&init_state, &expected, 1)) {
+        corral_set_error("corral_init: corral is already initialised");
+        return CORRAL_ERROR_STATE;
+    }
+    int status = start_runtime(options);
+    atomic_store(&init_state, status ? 0 : 2);
+    return status;
+}
+
+void corral_shutdown(void)
+{
+    if (atomic_load(&init_state) != 2)
+        return;
+    fflush(stats_log_stream());
+}

@@ -1,0 +1,65 @@
+/* los.h — the large-object space: objects at or above the large-object
+ * threshold (and instances of CORRAL_TYPE_PINNED types) get memory of their
+ * own and never move. A header before each object holds its list links and
+ * mark byte; the collector marks them, updates their references in place and
+ * frees the unmarked ones.
+ */
+#ifndef CORRAL_LOS_H
+#define CORRAL_LOS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct los_object {
+    struct los_object *next;   /* list of all large objects (los_lock) */
+    size_t size;               /* bytes of the object, header excluded */
+    uint64_t signature;        /* LOS_SIGNATURE: recognises LOS objects in checks */
+    _Atomic uint8_t marked;    /* written by markers (exchange), cleared by the sweep */
+    uint8_t padding[7];
+    /* the object follows, 16-byte aligned */
+} los_object;
+
+#define LOS_SIGNATURE UINT64_C(0x1a59e0b1ec75a1e5)
+
+static inline los_object *los_header(const void *object)
+{
+    return (los_object *)((char *)object - sizeof(los_object));
+}
+
+static inline void *los_payload(los_object *header)
+{
+    return (char *)header + sizeof(los_object);
+}
+
+/* Allocates size zeroed bytes; NULL when malloc fails. Thread: MANAGED. */
+void *los_alloc(size_t size);
+/* Marks a large object; true if this call marked it. */
+static inline bool los_try_mark(void *object)
+{
+    los_object *header = los_header(object);
+    if (atomic_load_explicit(&header->marked, memory_order_relaxed))
+        return false;
+    return !atomic_exchange_explicit(&header->marked, 1, memory_order_relaxed);
+}
+static inline bool los_is_marked(const void *object)
+{
+    return atomic_load_explicit(&los_header(object)->marked, memory_order_relaxed);
+}
+
+/* Held by the collector for a whole collection (see gc.c). */
+void los_lock_from_stw(void);
+void los_unlock_from_stw(void);
+/* The large objects as an array, for parallel phases (valid until the sweep). */
+los_object **los_snapshot_from_stw(size_t *count);
+/* Frees unmarked objects, clears marks; returns the bytes still alive. */
+size_t los_sweep_from_stw(void);
+size_t los_live_bytes(void);
+/* True when pointer is the start of a large object (slow: verifier only). */
+bool los_contains_object_from_stw(const void *pointer);
+/* Poisons freed objects before freeing them (stress mode). */
+void los_set_poison(bool poison, uint64_t pattern);
+void los_destroy(void);
+
+#endif /* CORRAL_LOS_H */

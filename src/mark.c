@@ -1,0 +1,329 @@
+/* mark.c — parallel marking with work stealing.
+ *
+ * A task is an object to scan, or (tagged with bit 0) the rest of a large
+ * reference array, so one long array never becomes one worker's serial
+ * chunk. Marking an object is a test-before-set on its start bit; scanning
+ * sets its live bits (every granule) and pushes the children it marked,
+ * prefetching each. Task depth counts the discovery chain: the longest one
+ * times the cost per object is the phase's span, the part no number of
+ * workers can shorten.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatal.h"
+#include "gc.h"
+#include "heap.h"
+#include "los.h"
+#include "object.h"
+#include "roots.h"
+#include "walker.h"
+
+enum {
+    ARRAY_SLICE = 1024,             /* elements of a reference array scanned per task */
+    SLICE_INDEX_BITS = 40,          /* continuation task: depth << 40 | next index */
+    MARK_QUEUE_LOG2_CAPACITY = 12,
+};
+
+/* Per-worker counters, each on its own cache line. Writer: its worker
+ * during a phase; reader: the collecting thread after the phase. */
+typedef struct mark_counters {
+    uint64_t objects, bytes;
+    char padding[64 - 2 * sizeof(uint64_t)];
+} mark_counters;
+
+static gc_work_queues queues;
+static mark_counters *counters;
+static unsigned worker_count;
+
+int mark_init(unsigned workers)
+{
+    worker_count = workers;
+    gc_work_queues_init(&queues, workers, MARK_QUEUE_LOG2_CAPACITY);
+    counters = calloc(workers, sizeof *counters);
+    if (!counters)
+        CORRAL_FATAL("out of memory for %u mark counters", workers);
+    return 0;
+}
+
+bool mark_is_marked(const void *object)
+{
+    if (heap_contains(object))
+        return heap_bit(corral_heap.start_bits, heap_granule_index(object));
+    return los_is_marked(object);
+}
+
+static __attribute__((unused)) _Noreturn void bad_reference(void *reference)
+{
+    CORRAL_FATAL("marking found a reference %p that is neither in the heap [%p, %p) nor a "
+                 "large object (a stale or corrupt reference; CORRAL_GC_VERIFY=before,after "
+                 "locates it)",
+                 reference, (void *)corral_heap.base, (void *)corral_heap.top);
+}
+
+/* Marks reference and queues it for scanning if this worker marked it. */
+static inline void mark_push(unsigned worker, void *reference, uint64_t depth)
+{
+    if (!reference)
+        return;
+    if (heap_contains(reference)) {
+        if (!heap_try_mark(heap_granule_index(reference)))
+            return;
+    } else {
+#ifdef CORRAL_DEBUG_CHECKS
+        if (los_header(reference)->signature != LOS_SIGNATURE)
+            bad_reference(reference);
+#endif
+        if (!los_try_mark(reference))
+            return;
+    }
+    __builtin_prefetch(reference, 1);
+    gc_work_queues_push(&queues, worker, (gc_task){reference, depth});
+}
+
+typedef struct slot_visit {
+    unsigned worker;
+    uint64_t depth;
+} slot_visit;
+
+static void mark_slot(void **slot, void *context)
+{
+    slot_visit *visit = context;
+    mark_push(visit->worker, *slot, visit->depth);
+}
+
+static void push_array_rest(unsigned worker, void *array, uint64_t next, uint64_t depth)
+{
+    gc_task rest = {(void *)((uintptr_t)array | 1), (depth << SLICE_INDEX_BITS) | next};
+    gc_work_queues_push(&queues, worker, rest);
+}
+
+/* Scans elements [first, first + ARRAY_SLICE) and queues the rest first, so
+ * idle workers can steal it while this one works. */
+static void scan_array_slice(unsigned worker, void *array, uint64_t first, uint64_t depth)
+{
+    const corral_type *type = object_type(array);
+    uint64_t length = object_array_length(array);
+    uint64_t end = first + ARRAY_SLICE < length ? first + ARRAY_SLICE : length;
+    if (end < length)
+        push_array_rest(worker, array, end, depth);
+    void **elements = (void **)((char *)array + type->size);
+    for (uint64_t i = first; i < end; i++)
+        mark_push(worker, elements[i], depth + 1);
+}
+
+static void scan_object(unsigned worker, void *object, uint64_t depth)
+{
+    const corral_type *type = object_type(object);
+    size_t size = object_size(object);
+    if (heap_contains(object))
+        heap_set_live_range(heap_granule_index(object), size / CORRAL_GRANULE);
+    counters[worker].objects++;
+    counters[worker].bytes += size;
+    if (type->trace) {
+        slot_visit visit = {worker, depth + 1};
+        type->trace(object, mark_slot, &visit);
+        return;
+    }
+    char *base = object;
+    for (uint32_t i = 0; i < type->ref_count; i++)
+        mark_push(worker, *(void **)(base + type->ref_offsets[i]), depth + 1);
+    if (object_is_ref_array(type))
+        scan_array_slice(worker, object, 0, depth);
+}
+
+static void scan_task(unsigned worker, gc_task task)
+{
+    if ((uintptr_t)task.object & 1) {
+        void *array = (void *)((uintptr_t)task.object & ~(uintptr_t)1);
+        uint64_t next = task.depth & ((UINT64_C(1) << SLICE_INDEX_BITS) - 1);
+        scan_array_slice(worker, array, next, task.depth >> SLICE_INDEX_BITS);
+        return;
+    }
+    scan_object(worker, task.object, task.depth);
+}
+
+static void drain(unsigned worker)
+{
+    gc_task task;
+    while (gc_work_queues_next(&queues, worker, &task))
+        scan_task(worker, task);
+}
+
+/* ------------------------------------------------------------- roots phase */
+
+typedef struct roots_context {
+    stop_report *stop;
+    gc_parallel_range threads;
+} roots_context;
+
+static void walk_threads(unsigned worker, size_t first, size_t end, void *context)
+{
+    (void)worker;
+    roots_context *roots = context;
+    for (size_t i = first; i < end; i++)
+        walker_collect_roots_from_stw(roots->stop->threads[i]);
+}
+
+static void roots_phase(unsigned worker, void *context)
+{
+    roots_context *roots = context;
+    gc_parallel_for(&roots->threads, worker, walk_threads, roots);
+}
+
+void mark_roots_from_stw(gc_cycle *cycle)
+{
+    roots_context roots = {.stop = cycle->stop};
+    gc_parallel_range_init(&roots.threads, cycle->stop->thread_count, 1);
+    gc_workers_run("roots", roots_phase, &roots, &cycle->phases[GC_PHASE_ROOTS]);
+    for (size_t i = 0; i < cycle->stop->thread_count; i++) {
+        corral_thread *thread = cycle->stop->threads[i];
+        cycle->stack_roots += thread->roots.base_count + thread->roots.derived_count;
+        cycle->stack_frames += thread->roots.frames;
+    }
+}
+
+/* -------------------------------------------------------------- mark phase */
+
+typedef struct mark_context {
+    stop_report *stop;
+    gc_parallel_range threads;
+    bool from_roots; /* false: only drain what is already queued */
+} mark_context;
+
+static void mark_thread_roots(unsigned worker, size_t first, size_t end, void *context)
+{
+    mark_context *mark = context;
+    slot_visit visit = {worker, 0};
+    for (size_t i = first; i < end; i++) {
+        corral_thread *thread = mark->stop->threads[i];
+        thread_roots *roots = &thread->roots;
+        for (size_t r = 0; r < roots->base_count; r++)
+            mark_push(worker, *roots->bases[r], 0);
+        roots_visit_handles_from_stw(thread, mark_slot, &visit);
+    }
+}
+
+static void mark_phase(unsigned worker, void *context)
+{
+    mark_context *mark = context;
+    if (mark->from_roots) {
+        gc_parallel_for(&mark->threads, worker, mark_thread_roots, mark);
+        if (worker == 0) {
+            slot_visit visit = {worker, 0};
+            roots_visit_globals_from_stw(mark_slot, &visit);
+        }
+    }
+    drain(worker);
+}
+
+static void run_mark_phase(gc_cycle *cycle, bool from_roots, gc_phase_stats *stats)
+{
+    mark_context mark = {.stop = cycle->stop, .from_roots = from_roots};
+    gc_parallel_range_init(&mark.threads, cycle->stop->thread_count, 1);
+    gc_workers_run("mark", mark_phase, &mark, stats);
+    uint64_t depth = gc_work_queues_max_depth(&queues);
+    if (depth > cycle->mark_depth)
+        cycle->mark_depth = depth;
+}
+
+static void collect_counters(gc_cycle *cycle)
+{
+    cycle->marked_objects = cycle->marked_bytes = 0;
+    for (unsigned i = 0; i < worker_count; i++) {
+        cycle->marked_objects += counters[i].objects;
+        cycle->marked_bytes += counters[i].bytes;
+    }
+}
+
+/* Called outside any phase by the collecting thread, i.e. as worker 0. */
+static void resurrect(void *object, void *context)
+{
+    (void)context;
+    mark_push(0, object, 0);
+}
+
+static void merge_phase_stats(gc_phase_stats *into, const gc_phase_stats *more)
+{
+    into->wall_ns += more->wall_ns;
+    into->work_ns += more->work_ns;
+    into->idle_ns += more->idle_ns;
+    into->span_ns += more->span_ns;
+    into->steals += more->steals;
+    into->steal_attempts += more->steal_attempts;
+    into->wake_ns += more->wake_ns;
+    into->tail_ns += more->tail_ns;
+    into->cpu_ns += more->cpu_ns;
+}
+
+void mark_from_stw(gc_cycle *cycle)
+{
+    memset(counters, 0, worker_count * sizeof *counters);
+    gc_phase_stats *stats = &cycle->phases[GC_PHASE_MARK];
+    gc_work_queues_reset(&queues);
+    run_mark_phase(cycle, true, stats);
+    /* Weak handles see the world before finalizers resurrect anything. */
+    roots_clear_dead_weak_from_stw(mark_is_marked);
+    gc_work_queues_reset(&queues);
+    cycle->finalizers_queued = roots_queue_unreachable_finalizable_from_stw(mark_is_marked,
+                                                                            resurrect, NULL);
+    if (cycle->finalizers_queued) {
+        gc_phase_stats more = {0};
+        run_mark_phase(cycle, false, &more);
+        merge_phase_stats(stats, &more);
+    }
+    collect_counters(cycle);
+    /* Span: the longest discovery chain at the average cost per object. */
+    if (cycle->marked_objects) {
+        uint64_t per_object = stats->work_ns / cycle->marked_objects;
+        uint64_t chain = cycle->mark_depth * per_object;
+        if (chain > stats->span_ns)
+            stats->span_ns = chain;
+    }
+}
+
+void mark_remark_check_from_stw(gc_cycle *cycle)
+{
+    heap *h = &corral_heap;
+    size_t words = heap_used_bytes() / HEAP_BLOCK_SIZE;
+    uint64_t *first = malloc(words * sizeof(uint64_t) + 1);
+    if (!first)
+        CORRAL_FATAL("out of memory for the remark check (%zu bitmap words)", words);
+    memcpy(first, h->start_bits, words * sizeof(uint64_t));
+    size_t los_count;
+    los_object **large = los_snapshot_from_stw(&los_count);
+    uint8_t *los_first = malloc(los_count + 1);
+    for (size_t i = 0; i < los_count; i++) {
+        los_first[i] = atomic_load_explicit(&large[i]->marked, memory_order_relaxed);
+        atomic_store_explicit(&large[i]->marked, 0, memory_order_relaxed);
+    }
+    memset(h->start_bits, 0, words * sizeof(uint64_t));
+    memset(h->live_bits, 0, words * sizeof(uint64_t));
+    gc_phase_stats ignored = {0};
+    gc_work_queues_reset(&queues);
+    run_mark_phase(cycle, true, &ignored);
+    size_t differences = 0;
+    for (size_t w = 0; w < words; w++) {
+        if (first[w] == h->start_bits[w])
+            continue;
+        if (differences++ < 8)
+            fprintf(stderr, "corral: remark: gc %" PRIu64 ": mark bits differ at %p: "
+                            "first %#018" PRIx64 ", second %#018" PRIx64 "\n",
+                    cycle->number, (void *)heap_granule_address(w * 64), first[w],
+                    h->start_bits[w]);
+    }
+    for (size_t i = 0; i < los_count; i++) {
+        uint8_t second = atomic_load_explicit(&large[i]->marked, memory_order_relaxed);
+        if (second != los_first[i] && differences++ < 8)
+            fprintf(stderr, "corral: remark: gc %" PRIu64 ": large object %p marked %d then %d\n",
+                    cycle->number, los_payload(large[i]), los_first[i], second);
+    }
+    free(first);
+    free(los_first);
+    if (differences)
+        CORRAL_FATAL("remark check of gc %" PRIu64 ": %zu differences between two markings "
+                     "of the same heap (a reference changed during the stop, or marking "
+                     "is not deterministic)",
+                     cycle->number, differences);
+}

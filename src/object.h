@@ -1,0 +1,90 @@
+/* object.h — reading objects: size, reference slots, type sanity.
+ *
+ * Every object starts with a corral_header (a pointer to its corral_type);
+ * arrays follow it with a 64-bit length. Sizes are rounded up to the 8-byte
+ * granule the heap and its bitmaps are measured in.
+ */
+#ifndef CORRAL_OBJECT_H
+#define CORRAL_OBJECT_H
+
+#include <corral.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CORRAL_GRANULE 8u
+#define CORRAL_GRANULE_SHIFT 3u
+
+static inline size_t granule_round_up(size_t bytes)
+{
+    return (bytes + CORRAL_GRANULE - 1) & ~(size_t)(CORRAL_GRANULE - 1);
+}
+
+static inline const corral_type *object_type(const void *object)
+{
+    return ((const corral_header *)object)->type;
+}
+
+static inline uint64_t object_array_length(const void *object)
+{
+    return ((const corral_array_header *)object)->length;
+}
+
+/* Bytes the object occupies, granule-rounded. */
+static inline size_t object_size_for(const corral_type *type, uint64_t length)
+{
+    size_t bytes = type->size;
+    if (type->flags & CORRAL_TYPE_ARRAY)
+        bytes += (size_t)length * type->element_size;
+    return granule_round_up(bytes);
+}
+
+static inline size_t object_size(const void *object)
+{
+    const corral_type *type = object_type(object);
+    return object_size_for(type, (type->flags & CORRAL_TYPE_ARRAY) ? object_array_length(object) : 0);
+}
+
+/* Calls visit(slot, context) for every reference slot of object, null or
+ * not. Elements of reference arrays are visited in [first, end) only, so
+ * large arrays can be scanned in slices; pass 0, UINT64_MAX for all. */
+static inline void object_visit_slots_range(void *object, uint64_t first, uint64_t end,
+                                            corral_visit_fn visit, void *context)
+{
+    const corral_type *type = object_type(object);
+    if (type->trace) {
+        type->trace(object, visit, context);
+        return;
+    }
+    char *base = object;
+    if (first == 0)
+        for (uint32_t i = 0; i < type->ref_count; i++)
+            visit((void **)(base + type->ref_offsets[i]), context);
+    if ((type->flags & (CORRAL_TYPE_ARRAY | CORRAL_TYPE_REF_ARRAY)) ==
+        (CORRAL_TYPE_ARRAY | CORRAL_TYPE_REF_ARRAY)) {
+        uint64_t length = object_array_length(object);
+        if (end > length)
+            end = length;
+        void **elements = (void **)(base + type->size);
+        for (uint64_t i = first; i < end; i++)
+            visit(&elements[i], context);
+    }
+}
+
+static inline void object_visit_slots(void *object, corral_visit_fn visit, void *context)
+{
+    object_visit_slots_range(object, 0, UINT64_MAX, visit, context);
+}
+
+/* True for a reference array long enough to be scanned in slices. */
+static inline bool object_is_ref_array(const corral_type *type)
+{
+    return (type->flags & (CORRAL_TYPE_ARRAY | CORRAL_TYPE_REF_ARRAY)) ==
+           (CORRAL_TYPE_ARRAY | CORRAL_TYPE_REF_ARRAY) && !type->trace;
+}
+
+/* Checks a type descriptor once, on the allocation slow path and in the
+ * verifier; returns NULL when sound, else what is wrong. */
+const char *corral_type_problem(const corral_type *type);
+
+#endif /* CORRAL_OBJECT_H */

@@ -1,0 +1,397 @@
+/* roots.c — handles, global roots, weak handles, pins, finalization. */
+#include "roots.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatal.h"
+
+/* ---------------------------------------------------------------- handles */
+
+static corral_thread *require_managed(const char *call)
+{
+    corral_thread *self = thread_require_attached(call);
+    CORRAL_DEBUG_ASSERT(atomic_load_explicit(&self->state, memory_order_relaxed) ==
+                            THREAD_MANAGED,
+                        "%s: %s is UNMANAGED; handles may only be used while MANAGED", call,
+                        self->name);
+    return self;
+}
+
+static handle_block *new_handle_block(handle_block *older)
+{
+    handle_block *block = calloc(1, sizeof *block);
+    if (!block)
+        CORRAL_FATAL("out of memory for a handle block");
+    block->older = older;
+    return block;
+}
+
+corral_handle_scope corral_handle_scope_open(void)
+{
+    corral_thread *self = require_managed("corral_handle_scope_open");
+    if (!self->handles)
+        self->handles = new_handle_block(NULL);
+    self->handle_scope_depth++;
+    return (corral_handle_scope){self->handles, self->handles->used, self->handle_scope_depth};
+}
+
+void corral_handle_scope_close(corral_handle_scope scope)
+{
+    corral_thread *self = require_managed("corral_handle_scope_close");
+    if (scope.depth != self->handle_scope_depth || !scope.block)
+        CORRAL_FATAL("corral_handle_scope_close: closing scope %u of %s while scope %u is the "
+                     "innermost open one (scopes close in reverse order)",
+                     scope.depth, self->name, self->handle_scope_depth);
+    handle_block *block = scope.block;
+    for (handle_block *newer = block->newer; newer; newer = newer->newer)
+        newer->used = 0; /* kept for reuse */
+    block->used = scope.index;
+    self->handles = block;
+    self->handle_scope_depth--;
+}
+
+corral_handle corral_handle_new(corral_ref object)
+{
+    corral_thread *self = require_managed("corral_handle_new");
+    if (self->handle_scope_depth == 0)
+        CORRAL_FATAL("corral_handle_new: %s has no open handle scope", self->name);
+    handle_block *block = self->handles;
+    if (block->used == HANDLE_BLOCK_SLOTS) {
+        if (!block->newer) {
+            block->newer = new_handle_block(block);
+        }
+        block = block->newer;
+        block->used = 0;
+        self->handles = block;
+    }
+    void **slot = &block->slots[block->used++];
+    *slot = (void *)object;
+    return slot;
+}
+
+void roots_visit_handles_from_stw(corral_thread *thread, corral_visit_fn visit, void *context)
+{
+    for (handle_block *block = thread->handles; block; block = block->older)
+        for (uint32_t i = 0; i < block->used; i++)
+            if (block->slots[i])
+                visit(&block->slots[i], context);
+}
+
+/* ----------------------------------------------------- pointer lists */
+
+/* A growable array of pointers with its own lock: slot addresses for the
+ * global roots, object addresses for finalization. */
+typedef struct pointer_list {
+    pthread_mutex_t lock;
+    void **items;
+    size_t count, capacity;
+} pointer_list;
+
+static void pointer_list_add_locked(pointer_list *list, void *item)
+{
+    if (list->count == list->capacity) {
+        list->capacity = list->capacity ? list->capacity * 2 : 64;
+        list->items = realloc(list->items, list->capacity * sizeof *list->items);
+        if (!list->items)
+            CORRAL_FATAL("out of memory for a list of %zu roots", list->capacity);
+    }
+    list->items[list->count++] = item;
+}
+
+static void pointer_list_add(pointer_list *list, void *item)
+{
+    pthread_mutex_lock(&list->lock);
+    pointer_list_add_locked(list, item);
+    pthread_mutex_unlock(&list->lock);
+}
+
+static bool pointer_list_remove(pointer_list *list, void *item)
+{
+    bool found = false;
+    pthread_mutex_lock(&list->lock);
+    for (size_t i = 0; i < list->count; i++) {
+        if (list->items[i] == item) {
+            list->items[i] = list->items[--list->count];
+            found = true;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&list->lock);
+    return found;
+}
+
+static pointer_list global_roots = {.lock = PTHREAD_MUTEX_INITIALIZER}; /* slot addresses */
+
+void corral_global_root_add(corral_ref *slot)
+{
+    pointer_list_add(&global_roots, (void *)slot);
+}
+
+void corral_global_root_remove(corral_ref *slot)
+{
+    if (!pointer_list_remove(&global_roots, (void *)slot))
+        CORRAL_FATAL("corral_global_root_remove: slot %p was never added", (void *)slot);
+}
+
+/* ------------------------------------------------------------------- weak */
+
+struct corral_weak {
+    void *target;
+    struct corral_weak *previous, *next;
+};
+
+/* All weak handles. Writers: mutators (new/free, under weak_lock) and the
+ * collector (targets, world stopped). */
+static pthread_mutex_t weak_lock = PTHREAD_MUTEX_INITIALIZER;
+static corral_weak *weak_list;
+static size_t weak_count;
+
+corral_weak *corral_weak_new(corral_ref object)
+{
+    corral_weak *weak = malloc(sizeof *weak);
+    if (!weak)
+        CORRAL_FATAL("out of memory for a weak handle");
+    weak->target = (void *)object;
+    weak->previous = NULL;
+    pthread_mutex_lock(&weak_lock);
+    weak->next = weak_list;
+    if (weak_list)
+        weak_list->previous = weak;
+    weak_list = weak;
+    weak_count++;
+    pthread_mutex_unlock(&weak_lock);
+    return weak;
+}
+
+corral_ref corral_weak_get(const corral_weak *weak)
+{
+    return (corral_ref)weak->target;
+}
+
+void corral_weak_free(corral_weak *weak)
+{
+    pthread_mutex_lock(&weak_lock);
+    if (weak->previous)
+        weak->previous->next = weak->next;
+    else
+        weak_list = weak->next;
+    if (weak->next)
+        weak->next->previous = weak->previous;
+    weak_count--;
+    pthread_mutex_unlock(&weak_lock);
+    free(weak);
+}
+
+size_t roots_weak_count(void)
+{
+    return weak_count;
+}
+
+void roots_clear_dead_weak_from_stw(bool (*is_marked)(const void *object))
+{
+    pthread_mutex_lock(&weak_lock);
+    for (corral_weak *weak = weak_list; weak; weak = weak->next)
+        if (weak->target && !is_marked(weak->target))
+            weak->target = NULL;
+    pthread_mutex_unlock(&weak_lock);
+}
+
+void roots_forward_weak_from_stw(void *(*forward)(void *object))
+{
+    pthread_mutex_lock(&weak_lock);
+    for (corral_weak *weak = weak_list; weak; weak = weak->next)
+        if (weak->target)
+            weak->target = forward(weak->target);
+    pthread_mutex_unlock(&weak_lock);
+}
+
+/* ------------------------------------------------------------------- pins */
+
+/* Open-addressing map object -> pin count (pinned objects never move, so
+ * their addresses are stable keys). Writers: mutators under pin_lock. */
+typedef struct pin_entry {
+    void *object;   /* NULL: empty; PIN_TOMBSTONE: removed */
+    uint64_t count;
+} pin_entry;
+
+#define PIN_TOMBSTONE ((void *)1)
+static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
+static pin_entry *pins;
+static size_t pin_capacity, pin_used; /* used counts tombstones too */
+
+static size_t pin_hash(const void *object, size_t capacity)
+{
+    uint64_t x = (uintptr_t)object >> 3;
+    x *= 0x9e3779b97f4a7c15ull;
+    return (size_t)(x >> 17) & (capacity - 1);
+}
+
+static pin_entry *pin_find(void *object, bool insert)
+{
+    if (!pins)
+        return NULL;
+    pin_entry *free_slot = NULL;
+    for (size_t i = pin_hash(object, pin_capacity);; i = (i + 1) & (pin_capacity - 1)) {
+        pin_entry *entry = &pins[i];
+        if (entry->object == object)
+            return entry;
+        if (entry->object == PIN_TOMBSTONE && !free_slot)
+            free_slot = entry;
+        if (!entry->object) {
+            if (!insert)
+                return NULL;
+            return free_slot ? free_slot : entry;
+        }
+    }
+}
+
+static void pin_grow(void)
+{
+    pin_entry *old = pins;
+    size_t old_capacity = pin_capacity;
+    pin_capacity = pin_capacity ? pin_capacity * 2 : 64;
+    pins = calloc(pin_capacity, sizeof *pins);
+    if (!pins)
+        CORRAL_FATAL("out of memory for %zu pins", pin_capacity);
+    pin_used = 0;
+    for (size_t i = 0; i < old_capacity; i++) {
+        if (old[i].object && old[i].object != PIN_TOMBSTONE) {
+            *pin_find(old[i].object, true) = old[i];
+            pin_used++;
+        }
+    }
+    free(old);
+}
+
+void corral_pin(corral_ref object)
+{
+    if (!object)
+        CORRAL_FATAL("corral_pin: NULL object");
+    pthread_mutex_lock(&pin_lock);
+    if ((pin_used + 1) * 2 > pin_capacity)
+        pin_grow();
+    pin_entry *entry = pin_find((void *)object, true);
+    if (entry->object != (void *)object) {
+        if (!entry->object)
+            pin_used++;
+        entry->object = (void *)object;
+        entry->count = 0;
+    }
+    entry->count++;
+    pthread_mutex_unlock(&pin_lock);
+}
+
+void corral_unpin(corral_ref object)
+{
+    pthread_mutex_lock(&pin_lock);
+    pin_entry *entry = pin_find((void *)object, false);
+    if (!entry) {
+        pthread_mutex_unlock(&pin_lock);
+        CORRAL_FATAL("corral_unpin: object %p is not pinned", (void *)object);
+    }
+    if (--entry->count == 0)
+        entry->object = PIN_TOMBSTONE;
+    pthread_mutex_unlock(&pin_lock);
+}
+
+void roots_for_each_pinned_from_stw(void (*fn)(void *object, void *context), void *context)
+{
+    pthread_mutex_lock(&pin_lock);
+    for (size_t i = 0; i < pin_capacity; i++)
+        if (pins[i].object && pins[i].object != PIN_TOMBSTONE)
+            fn(pins[i].object, context);
+    pthread_mutex_unlock(&pin_lock);
+}
+
+bool roots_is_pinned_from_stw(const void *object)
+{
+    pthread_mutex_lock(&pin_lock);
+    bool pinned = pin_find((void *)object, false) != NULL;
+    pthread_mutex_unlock(&pin_lock);
+    return pinned;
+}
+
+static void visit_pin_slots(corral_visit_fn visit, void *context)
+{
+    pthread_mutex_lock(&pin_lock);
+    for (size_t i = 0; i < pin_capacity; i++)
+        if (pins[i].object && pins[i].object != PIN_TOMBSTONE)
+            visit(&pins[i].object, context); /* a pinned object never moves: read-only in effect */
+    pthread_mutex_unlock(&pin_lock);
+}
+
+/* ----------------------------------------------------------- finalization */
+
+/* Finalizable objects not yet found dead, and dead ones awaiting their
+ * finalizer (the queue's entries are strong roots). */
+static pointer_list finalizable = {.lock = PTHREAD_MUTEX_INITIALIZER};
+static pointer_list finalize_queue = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void roots_register_finalizable(void *object)
+{
+    pointer_list_add(&finalizable, object);
+}
+
+size_t roots_queue_unreachable_finalizable_from_stw(bool (*is_marked)(const void *object),
+                                                    void (*resurrect)(void *object, void *ctx),
+                                                    void *context)
+{
+    size_t queued = 0;
+    pthread_mutex_lock(&finalizable.lock);
+    pthread_mutex_lock(&finalize_queue.lock);
+    for (size_t i = 0; i < finalizable.count;) {
+        void *object = finalizable.items[i];
+        if (is_marked(object)) {
+            i++;
+            continue;
+        }
+        finalizable.items[i] = finalizable.items[--finalizable.count];
+        pointer_list_add_locked(&finalize_queue, object);
+        resurrect(object, context);
+        queued++;
+    }
+    pthread_mutex_unlock(&finalize_queue.lock);
+    pthread_mutex_unlock(&finalizable.lock);
+    return queued;
+}
+
+void roots_forward_finalizable_from_stw(void *(*forward)(void *object))
+{
+    /* The queue is forwarded as a strong root (roots_visit_globals_from_stw). */
+    pthread_mutex_lock(&finalizable.lock);
+    for (size_t i = 0; i < finalizable.count; i++)
+        finalizable.items[i] = forward(finalizable.items[i]);
+    pthread_mutex_unlock(&finalizable.lock);
+}
+
+void roots_run_finalizers(void)
+{
+    for (;;) {
+        pthread_mutex_lock(&finalize_queue.lock);
+        if (finalize_queue.count == 0) {
+            pthread_mutex_unlock(&finalize_queue.lock);
+            return;
+        }
+        void *object = finalize_queue.items[--finalize_queue.count];
+        pthread_mutex_unlock(&finalize_queue.lock);
+        /* Out of the queue the object is garbage at the next collection: a
+         * finalizer must not store it anywhere (documented). */
+        ((const corral_header *)object)->type->finalize(object);
+    }
+}
+
+void roots_visit_globals_from_stw(corral_visit_fn visit, void *context)
+{
+    pthread_mutex_lock(&global_roots.lock);
+    for (size_t i = 0; i < global_roots.count; i++)
+        if (*(void **)global_roots.items[i])
+            visit((void **)global_roots.items[i], context);
+    pthread_mutex_unlock(&global_roots.lock);
+    visit_pin_slots(visit, context);
+    pthread_mutex_lock(&finalize_queue.lock);
+    for (size_t i = 0; i < finalize_queue.count; i++)
+        visit(&finalize_queue.items[i], context);
+    pthread_mutex_unlock(&finalize_queue.lock);
+}

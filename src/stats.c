@@ -1,0 +1,161 @@
+/* stats.c — per-GC log lines (CORRAL_LOG), totals (CORRAL_STATS, the C
+ * API) and the per-GC callback. */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatal.h"
+#include "gc.h"
+#include "heap.h"
+#include "symbolize.h"
+
+/* Totals. Writer: the collecting thread after each GC, under stats_lock.
+ * Readers: corral_get_stats (any thread, under stats_lock). */
+static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
+static corral_stats totals;
+/* Bytes requested through the slow path (relaxed: a statistic). The fast
+ * path is not counted per object; refills are, through the heap budget. */
+static _Atomic uint64_t slow_path_bytes;
+
+static FILE *log_stream; /* set at init; stderr unless CORRAL_LOG_FILE */
+
+/* Writer: corral_set_gc_callback (any thread, under stats_lock). */
+static corral_gc_callback_fn callback;
+static void *callback_context;
+
+FILE *stats_log_stream(void)
+{
+    return log_stream ? log_stream : stderr;
+}
+
+int stats_init(void)
+{
+    const char *path = corral_runtime_config.log_file;
+    if (!path[0]) {
+        log_stream = stderr;
+        return 0;
+    }
+    log_stream = fopen(path, "a");
+    if (!log_stream) {
+        corral_set_error("CORRAL_LOG_FILE='%s': cannot open for appending: %s", path,
+                         strerror(errno));
+        return CORRAL_ERROR_CONFIG;
+    }
+    setvbuf(log_stream, NULL, _IOLBF, 0);
+    return 0;
+}
+
+void stats_note_allocation(uint64_t bytes)
+{
+    atomic_fetch_add_explicit(&slow_path_bytes, bytes, memory_order_relaxed);
+}
+
+static double ms(uint64_t ns)
+{
+    return (double)ns / 1e6;
+}
+
+static double mib(uint64_t bytes)
+{
+    return (double)bytes / (1024.0 * 1024.0);
+}
+
+void stats_record_cycle(const gc_cycle *cycle)
+{
+    corral_gc_info info = {
+        .number = cycle->number,
+        .cause = cycle->cause,
+        .ttsp_ns = cycle->ttsp_ns,
+        .pause_ns = cycle->pause_ns,
+        .mark_ns = cycle->phases[GC_PHASE_MARK].wall_ns,
+        .compact_ns = cycle->phases[GC_PHASE_PLAN].wall_ns + cycle->phases[GC_PHASE_UPDATE].wall_ns +
+                      cycle->phases[GC_PHASE_SLIDE].wall_ns,
+        .heap_before = cycle->heap_before,
+        .heap_after = cycle->heap_after,
+        .live_bytes = cycle->live_bytes,
+        .moved_bytes = cycle->moved_bytes,
+        .workers = cycle->workers,
+    };
+    pthread_mutex_lock(&stats_lock);
+    totals.collections++;
+    totals.pause_total_ns += info.pause_ns;
+    if (info.pause_ns > totals.pause_max_ns)
+        totals.pause_max_ns = info.pause_ns;
+    totals.mark_total_ns += info.mark_ns;
+    totals.compact_total_ns += info.compact_ns;
+    if (info.ttsp_ns > totals.ttsp_max_ns)
+        totals.ttsp_max_ns = info.ttsp_ns;
+    totals.bytes_moved += info.moved_bytes;
+    totals.heap_bytes = info.heap_after;
+    totals.live_bytes = info.live_bytes;
+    corral_gc_callback_fn fn = callback;
+    void *context = callback_context;
+    pthread_mutex_unlock(&stats_lock);
+    if (fn)
+        fn(&info, context);
+}
+
+void stats_log_cycle(const gc_cycle *cycle)
+{
+    unsigned log = corral_runtime_config.log;
+    if (!(log & (CORRAL_LOG_GC | CORRAL_LOG_PHASES)))
+        return;
+    FILE *out = stats_log_stream();
+    char site[256] = "-";
+    if (cycle->slowest_site)
+        corral_describe_code_address(cycle->slowest_site, site, sizeof site);
+    const gc_phase_stats *p = cycle->phases;
+    fprintf(out,
+            "corral: gc %" PRIu64 " cause=%s ttsp=%.3fms (slowest thread %u at %s) "
+            "roots=%.2fms mark=%.2fms compact=%.2fms pause=%.2fms heap=%.1fM->%.1fM "
+            "live=%.1fM moved=%.1fM threads=%zu workers=%u\n",
+            cycle->number, cycle->cause, ms(cycle->ttsp_ns), cycle->slowest_thread, site,
+            ms(p[GC_PHASE_ROOTS].wall_ns), ms(p[GC_PHASE_MARK].wall_ns),
+            ms(p[GC_PHASE_PLAN].wall_ns + p[GC_PHASE_UPDATE].wall_ns + p[GC_PHASE_SLIDE].wall_ns +
+               p[GC_PHASE_FINISH].wall_ns),
+            ms(cycle->pause_ns), mib(cycle->heap_before), mib(cycle->heap_after),
+            mib(cycle->live_bytes), mib(cycle->moved_bytes), cycle->thread_count, cycle->workers);
+    if (!(log & CORRAL_LOG_PHASES))
+        return;
+    fprintf(out,
+            "corral: gc %" PRIu64 " marked %" PRIu64 " objects, deepest chain %" PRIu64
+            ", %" PRIu64 " stack roots in %" PRIu64 " frames, slide chain %" PRIu64
+            " regions\n",
+            cycle->number, cycle->marked_objects, cycle->mark_depth, cycle->stack_roots,
+            cycle->stack_frames, cycle->slide_chain);
+    for (int phase = 0; phase < GC_PHASE_COUNT; phase++) {
+        fprintf(out, "corral: gc %" PRIu64 "   ", cycle->number);
+        gc_phase_stats_print(out, &p[phase]);
+    }
+}
+
+void corral_get_stats(corral_stats *out)
+{
+    pthread_mutex_lock(&stats_lock);
+    *out = totals;
+    pthread_mutex_unlock(&stats_lock);
+    out->bytes_allocated = atomic_load_explicit(&slow_path_bytes, memory_order_relaxed);
+}
+
+void corral_set_gc_callback(corral_gc_callback_fn fn, void *context)
+{
+    pthread_mutex_lock(&stats_lock);
+    callback = fn;
+    callback_context = context;
+    pthread_mutex_unlock(&stats_lock);
+}
+
+void stats_print_summary(void)
+{
+    corral_stats s;
+    corral_get_stats(&s);
+    FILE *out = stats_log_stream();
+    fprintf(out,
+            "corral: stats: %" PRIu64 " GCs, pause total %.2fms max %.2fms, mark %.2fms, "
+            "compact %.2fms, TTSP max %.3fms, allocated %.1fM (slow path), moved %.1fM, "
+            "heap %.1fM, live %.1fM\n",
+            s.collections, ms(s.pause_total_ns), ms(s.pause_max_ns), ms(s.mark_total_ns),
+            ms(s.compact_total_ns), ms(s.ttsp_max_ns), mib(s.bytes_allocated), mib(s.bytes_moved),
+            mib(s.heap_bytes), mib(s.live_bytes));
+}

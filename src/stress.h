@@ -1,0 +1,27 @@
+/* stress.h — GC stress modes (CORRAL_GC_STRESS), for VM developers hunting
+ * rooting bugs and for corral's own torture runs.
+ *
+ *   alloc:N / thread-alloc:N / alloc:random[:MEAN]   collect on allocation
+ *   polls         collect the first time each poll site is reached
+ *   transitions   collect on every managed <-> unmanaged transition
+ *   move-all      no dense prefix: every movable object moves every GC
+ *   poison        vacated memory is filled with 0xbadc0ffee0ddf00d
+ *
+ * The seed (CORRAL_GC_SEED, or one from the clock) is printed at start, and
+ * every fatal error prints the GC number, modes, seed, thread and poll site,
+ * so a failure can be replayed.
+ */
+#ifndef CORRAL_STRESS_H
+#define CORRAL_STRESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "thread.h"
+
+void stress_init(void);
+/* True when this allocation should collect first. */
+bool stress_allocation_due(corral_thread *self);
+uint64_t stress_seed(void);
+
+#endif /* CORRAL_STRESS_H */

@@ -1,0 +1,200 @@
+/* verify.c — the heap verifier: from every root, check every reachable
+ * reference points at the start of a valid object.
+ *
+ * A valid object: in the used heap, 8-byte aligned, its header a corral_type
+ * carrying the signature, its end within the heap; or the start of a large
+ * object. A header holding the poison pattern means the reference points at
+ * memory the collector vacated (CORRAL_GC_STRESS=poison). Each problem names
+ * where the reference was found. The traversal is serial and uses the start
+ * bitmap and LOS mark bytes as its visited set, clearing both afterwards.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatal.h"
+#include "gc.h"
+#include "heap.h"
+#include "los.h"
+#include "object.h"
+#include "roots.h"
+#include "symbolize.h"
+
+enum { VERIFY_REPORT_LIMIT = 10 };
+
+typedef struct verifier {
+    gc_cycle *cycle;
+    const char *when;
+    void **stack;             /* objects to scan */
+    size_t depth, capacity;
+    uintptr_t *large;         /* sorted payload addresses of large objects */
+    size_t large_count;
+    uint64_t problems;
+    uint64_t objects;
+    const char *where;        /* what is being scanned, for reports */
+    const void *where_object;
+} verifier;
+
+static int compare_addresses(const void *a, const void *b)
+{
+    uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool is_large_object(const verifier *v, const void *pointer)
+{
+    uintptr_t key = (uintptr_t)pointer;
+    return bsearch(&key, v->large, v->large_count, sizeof *v->large, compare_addresses) != NULL;
+}
+
+static void report(verifier *v, void **slot, const void *reference, const char *problem)
+{
+    v->problems++;
+    if (v->problems > VERIFY_REPORT_LIMIT)
+        return;
+    FILE *out = stderr;
+    fprintf(out, "corral: verify %s gc %" PRIu64 ": %s %p (slot %p) ", v->when, v->cycle->number,
+            v->where, (void *)v->where_object, (void *)slot);
+    if (v->where_object && heap_contains(v->where_object))
+        fprintf(out, "of type %s ", object_type(v->where_object)->name);
+    fprintf(out, "holds %p: %s\n", reference, problem);
+}
+
+/* Returns NULL when reference is a valid object start, else what is wrong. */
+static const char *reference_problem(const verifier *v, const void *reference)
+{
+    if ((uintptr_t)reference & (CORRAL_GRANULE - 1))
+        return "not 8-byte aligned (an interior pointer stored in the heap?)";
+    if (heap_contains(reference)) {
+        const corral_header *header = reference;
+        if ((uint64_t)(uintptr_t)header->type == CORRAL_POISON_PATTERN)
+            return "points into memory vacated by the collector (poison pattern 0xbadc0ffee0ddf00d):"
+                   " a stale reference that was not relocated";
+        const char *type_problem = corral_type_problem(header->type);
+        if (type_problem)
+            return "no valid object header there (a stale or interior reference)";
+        if ((const char *)reference + object_size(reference) > corral_heap.top)
+            return "the object would extend past the heap top";
+        return NULL;
+    }
+    if (is_large_object(v, reference)) {
+        if (corral_type_problem(object_type(reference)))
+            return "a large object with a corrupt header";
+        return NULL;
+    }
+    return "neither in the heap nor a large object";
+}
+
+static void push(verifier *v, void *object)
+{
+    if (v->depth == v->capacity) {
+        v->capacity = v->capacity ? v->capacity * 2 : 4096;
+        v->stack = realloc(v->stack, v->capacity * sizeof *v->stack);
+        if (!v->stack)
+            CORRAL_FATAL("out of memory for the verifier's stack (%zu entries)", v->capacity);
+    }
+    v->stack[v->depth++] = object;
+}
+
+/* Marks reference visited; true the first time. */
+static bool first_visit(void *reference)
+{
+    if (heap_contains(reference)) {
+        size_t granule = heap_granule_index(reference);
+        if (heap_bit(corral_heap.start_bits, granule))
+            return false;
+        corral_heap.start_bits[granule >> 6] |= UINT64_C(1) << (granule & 63);
+        return true;
+    }
+    return los_try_mark(reference);
+}
+
+static void check_slot(void **slot, void *context)
+{
+    verifier *v = context;
+    void *reference = *slot;
+    if (!reference)
+        return;
+    const char *problem = reference_problem(v, reference);
+    if (problem) {
+        report(v, slot, reference, problem);
+        return;
+    }
+    if (first_visit(reference))
+        push(v, reference);
+}
+
+static void check_root(verifier *v, const char *where, const void *owner, void **slot)
+{
+    v->where = where;
+    v->where_object = owner;
+    check_slot(slot, v);
+}
+
+static void check_handle_or_global(void **slot, void *context)
+{
+    check_slot(slot, context);
+}
+
+static void check_thread(verifier *v, corral_thread *thread)
+{
+    thread_roots *roots = &thread->roots;
+    v->where_object = NULL;
+    for (size_t i = 0; i < roots->base_count; i++)
+        check_root(v, "stack slot of a stopped thread", NULL, roots->bases[i]);
+    v->where = "handle of a stopped thread";
+    roots_visit_handles_from_stw(thread, check_handle_or_global, v);
+}
+
+static void scan(verifier *v, void *object)
+{
+    v->objects++;
+    v->where = "field of object";
+    v->where_object = object;
+    object_visit_slots(object, check_slot, v);
+}
+
+static void collect_large_objects(verifier *v)
+{
+    size_t count;
+    los_object **large = los_snapshot_from_stw(&count);
+    v->large = malloc((count + 1) * sizeof *v->large);
+    if (!v->large)
+        CORRAL_FATAL("out of memory for the verifier (%zu large objects)", count);
+    for (size_t i = 0; i < count; i++)
+        v->large[i] = (uintptr_t)los_payload(large[i]);
+    v->large_count = count;
+    qsort(v->large, count, sizeof *v->large, compare_addresses);
+}
+
+static void clear_visited(verifier *v)
+{
+    heap_clear_bitmaps_from_stw();
+    for (size_t i = 0; i < v->large_count; i++)
+        atomic_store_explicit(&los_header((void *)v->large[i])->marked, 0, memory_order_relaxed);
+}
+
+uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
+{
+    verifier v = {.cycle = cycle, .when = when};
+    collect_large_objects(&v);
+    for (size_t i = 0; i < cycle->stop->thread_count; i++)
+        check_thread(&v, cycle->stop->threads[i]);
+    v.where = "global root, pin or finalization entry";
+    v.where_object = NULL;
+    roots_visit_globals_from_stw(check_handle_or_global, &v);
+    while (v.depth)
+        scan(&v, v.stack[--v.depth]);
+    clear_visited(&v);
+    free(v.stack);
+    free(v.large);
+    if (corral_runtime_config.log & CORRAL_LOG_VERIFY)
+        fprintf(stats_log_stream(), "corral: verify %s gc %" PRIu64 ": %" PRIu64
+                                    " objects reachable, %" PRIu64 " problems\n",
+                when, cycle->number, v.objects, v.problems);
+    if (v.problems)
+        CORRAL_FATAL("heap verification %s gc %" PRIu64 " found %" PRIu64
+                     " bad references (first %d listed above)",
+                     when, cycle->number, v.problems, VERIFY_REPORT_LIMIT);
+    return v.problems;
+}

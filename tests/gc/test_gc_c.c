@@ -1,0 +1,256 @@
+/* The collector driven from plain C: roots in handles and globals, no
+ * compiled code. Each case runs in its own forked child (corral_init runs
+ * once per process) with its own CORRAL_* settings, and checks results:
+ * tree checksums after many moving collections, arrays, large objects,
+ * pinning, weak handles, finalizers, out of memory. */
+#include <corral.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "tap.h"
+
+typedef struct node {
+    corral_header header;
+    struct node *left, *right;
+    long value;
+} node;
+
+static const uint32_t node_refs[] = {offsetof(node, left), offsetof(node, right)};
+static const corral_type node_type = CORRAL_STRUCT_TYPE("node", node, node_refs);
+static const corral_type ref_array_type = CORRAL_REF_ARRAY_TYPE("ref[]");
+static const corral_type long_array_type = CORRAL_DATA_ARRAY_TYPE("long[]", long);
+
+static int start(const char *settings)
+{
+    /* settings: "NAME=VALUE NAME=VALUE" */
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", settings);
+    for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
+        char *eq = strchr(item, '=');
+        *eq = '\0';
+        setenv(item, eq + 1, 1);
+    }
+    if (corral_init(NULL) != 0) {
+        diag("corral_init: %s", corral_last_error());
+        return -1;
+    }
+    return corral_thread_attach();
+}
+
+/* Builds a tree bottom-up; each node's value is its depth. Returns a raw
+ * reference the caller must store before allocating again. */
+static node *make_tree(int depth)
+{
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle self = corral_handle_new(corral_alloc(&node_type));
+    ((node *)*self)->value = depth;
+    if (depth > 0) {
+        node *left = make_tree(depth - 1);
+        ((node *)*self)->left = left;
+        node *right = make_tree(depth - 1);
+        ((node *)*self)->right = right;
+    }
+    node *result = *self;
+    corral_handle_scope_close(scope);
+    return result;
+}
+
+static long checksum(const node *tree)
+{
+    if (!tree)
+        return 0;
+    return tree->value + 2 * checksum(tree->left) + 3 * checksum(tree->right);
+}
+
+static long expected_checksum(int depth)
+{
+    return depth < 0 ? 0 : depth + 5 * expected_checksum(depth - 1);
+}
+
+static int count_collections;
+static void count_gc(const corral_gc_info *info, void *context)
+{
+    (void)info;
+    (void)context;
+    count_collections++;
+}
+
+typedef struct trees_case {
+    const char *settings;
+    bool root_must_move; /* false when a small heap compacts it before we look */
+} trees_case;
+
+/* Long-lived tree plus churn; checks the tree survives moving collections. */
+static void trees_survive(void *arg)
+{
+    const trees_case *test = arg;
+    const char *settings = test->settings;
+    ok(start(settings) == 0, "start with %s", settings);
+    corral_set_gc_callback(count_gc, NULL);
+    corral_handle_scope scope = corral_handle_scope_open();
+    /* Garbage below the long-lived tree, so sliding compaction must move it. */
+    make_tree(12);
+    corral_handle keep = corral_handle_new(make_tree(14));
+    void *first_address = *keep;
+    long expected = expected_checksum(14);
+    int moved = 0;
+    for (int round = 0; round < 40; round++) {
+        node *garbage = make_tree(10);
+        (void)garbage;
+        if (round % 8 == 0) {
+            corral_collect();
+            moved += *keep != first_address;
+        }
+        if (checksum(*keep) != expected) {
+            ok(0, "checksum after round %d", round);
+            break;
+        }
+    }
+    ok(checksum(*keep) == expected, "long-lived tree checksum intact");
+    ok(count_collections >= 5, "collections ran (%d)", count_collections);
+    if (test->root_must_move)
+        ok(moved > 0, "the long-lived tree moved at least once");
+    corral_stats stats;
+    corral_get_stats(&stats);
+    ok(stats.bytes_moved > 0, "collections moved objects (%llu bytes)",
+       (unsigned long long)stats.bytes_moved);
+    corral_handle_scope_close(scope);
+}
+
+static void arrays_and_large_objects(void *arg)
+{
+    const char *settings = arg;
+    ok(start(settings) == 0, "start");
+    corral_handle_scope scope = corral_handle_scope_open();
+    /* A reference array too big for one mark slice, in the LOS. */
+    corral_handle array = corral_handle_new(corral_alloc_array(&ref_array_type, 5000));
+    for (int i = 0; i < 5000; i++) {
+        node *n = corral_alloc(&node_type);
+        n->value = i;
+        ((void **)((char *)*array + sizeof(corral_array_header)))[i] = n;
+    }
+    corral_handle numbers = corral_handle_new(corral_alloc_array(&long_array_type, 100));
+    for (int i = 0; i < 100; i++)
+        ((long *)((char *)*numbers + sizeof(corral_array_header)))[i] = i * 7;
+    corral_collect();
+    corral_collect();
+    long sum = 0;
+    for (int i = 0; i < 5000; i++)
+        sum += ((node *)((void **)((char *)*array + sizeof(corral_array_header)))[i])->value;
+    is_int(sum, 5000L * 4999 / 2, "every element of a large reference array survives");
+    long products = 0;
+    for (int i = 0; i < 100; i++)
+        products += ((long *)((char *)*numbers + sizeof(corral_array_header)))[i];
+    is_int(products, 7L * 99 * 100 / 2, "a data array survives and moves intact");
+    is_int(((corral_array_header *)*array)->length, 5000, "array length kept");
+    corral_handle_scope_close(scope);
+}
+
+static void pins_weak_and_globals(void *arg)
+{
+    const char *settings = arg;
+    ok(start(settings) == 0, "start");
+    static node *global;
+    corral_global_root_add((corral_ref *)&global);
+    corral_handle_scope scope = corral_handle_scope_open();
+    /* Garbage first, so live objects after it have somewhere to slide. */
+    make_tree(12);
+    global = make_tree(6);
+    node *pinned = corral_alloc(&node_type);
+    pinned->value = 4242;
+    corral_pin(pinned);
+    corral_weak *dies = corral_weak_new(corral_alloc(&node_type));
+    corral_handle kept = corral_handle_new(corral_alloc(&node_type));
+    corral_weak *lives = corral_weak_new(*kept);
+    make_tree(12);
+    corral_collect();
+    ok(corral_weak_get(dies) == NULL, "a weak handle to garbage is cleared");
+    ok(corral_weak_get(lives) == *kept, "a weak handle to a live object follows it");
+    ok(pinned->value == 4242, "a pinned object stays where it was");
+    is_int(checksum(global), expected_checksum(6), "a global root keeps its tree");
+    corral_unpin(pinned);
+    corral_weak_free(dies);
+    corral_weak_free(lives);
+    corral_global_root_remove((corral_ref *)&global);
+    corral_handle_scope_close(scope);
+}
+
+static int finalized;
+static void note_finalized(void *object)
+{
+    finalized += ((node *)object)->value;
+}
+
+static const corral_type finalizable_type = {CORRAL_TYPE_SIGNATURE, "finalizable", sizeof(node), 0,
+                                             CORRAL_TYPE_FINALIZABLE, 2, node_refs, 0,
+                                             note_finalized};
+
+static void finalizers_run(void *arg)
+{
+    ok(start(arg) == 0, "start");
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle kept = corral_handle_new(corral_alloc(&finalizable_type));
+    ((node *)*kept)->value = 1000;
+    for (int i = 1; i <= 10; i++)
+        ((node *)corral_alloc(&finalizable_type))->value = i;
+    corral_collect();
+    is_int(finalized, 55, "the finalizers of the ten dead objects ran once each");
+    corral_collect();
+    is_int(finalized, 55, "and not again");
+    corral_handle_scope_close(scope);
+}
+
+static size_t oom_request;
+static void oom_handler(size_t request, size_t heap_bytes, size_t live)
+{
+    (void)heap_bytes;
+    (void)live;
+    oom_request = request;
+}
+
+static void out_of_memory(void *arg)
+{
+    ok(start(arg) == 0, "start");
+    corral_set_oom_handler(oom_handler);
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle list = corral_handle_new(NULL);
+    void *result = (void *)1;
+    for (int i = 0; i < 1000000 && result; i++) {
+        result = corral_alloc_array(&ref_array_type, 1000);
+        if (result) {
+            ((void **)((char *)result + sizeof(corral_array_header)))[0] = *list;
+            *list = result;
+        }
+    }
+    ok(result == NULL, "allocation returns NULL once live data exceeds CORRAL_HEAP_MAX");
+    ok(oom_request > 0, "the out-of-memory handler ran (request %zu bytes)", oom_request);
+    corral_handle_scope_close(scope);
+}
+
+int main(void)
+{
+    plan(9);
+    tap_subtest("trees survive moving GCs, 1 worker", 60, trees_survive,
+                &(trees_case){"CORRAL_GC_THREADS=1 CORRAL_GC_VERIFY=before,after,remark", true});
+    tap_subtest("trees survive moving GCs, 2 workers", 60, trees_survive,
+                &(trees_case){"CORRAL_GC_THREADS=2 CORRAL_GC_VERIFY=after", true});
+    tap_subtest("trees survive moving GCs, 4 workers, move-all, poison", 60, trees_survive,
+                &(trees_case){"CORRAL_GC_THREADS=4 CORRAL_GC_STRESS=move-all,poison "
+                              "CORRAL_GC_VERIFY=after",
+                              true});
+    tap_subtest("trees survive stress alloc:500", 60, trees_survive,
+                &(trees_case){"CORRAL_GC_THREADS=2 CORRAL_GC_STRESS=alloc:500,move-all", false});
+    tap_subtest("arrays and large objects", 60, arrays_and_large_objects,
+                "CORRAL_GC_THREADS=2 CORRAL_GC_VERIFY=before,after");
+    tap_subtest("pins, weak handles, global roots", 60, pins_weak_and_globals,
+                "CORRAL_GC_THREADS=2 CORRAL_GC_STRESS=move-all CORRAL_GC_VERIFY=after");
+    tap_subtest("finalizers run once after the restart", 60, finalizers_run,
+                "CORRAL_GC_THREADS=2");
+    tap_subtest("out of memory takes the handler path", 60, out_of_memory,
+                "CORRAL_HEAP_MIN=4M CORRAL_HEAP_MAX=8M");
+    tap_subtest("tiny TLABs and large-object threshold", 60, trees_survive,
+                &(trees_case){"CORRAL_TLAB_SIZE=4K CORRAL_LARGE_OBJECT_SIZE=1K CORRAL_HEAP_MIN=1M "
+                              "CORRAL_GC_STRESS=poison CORRAL_GC_VERIFY=after",
+                              false});
+    return done_testing();
+}

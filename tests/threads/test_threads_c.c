@@ -1,0 +1,252 @@
+/* Threads from plain C: attached mutators that poll and keep roots in
+ * handles, threads blocked while UNMANAGED, threads attaching and detaching
+ * in a loop, and one thread forcing thousands of stop/resume cycles. Every
+ * case runs in a forked child with a timeout, so a deadlock fails by name. */
+#include <corral.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "tap.h"
+
+typedef struct node {
+    corral_header header;
+    struct node *left, *right;
+    long value;
+} node;
+
+static const uint32_t node_refs[] = {offsetof(node, left), offsetof(node, right)};
+static const corral_type node_type = CORRAL_STRUCT_TYPE("node", node, node_refs);
+
+static void start(const char *settings)
+{
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", settings);
+    for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
+        char *eq = strchr(item, '=');
+        *eq = '\0';
+        setenv(item, eq + 1, 1);
+    }
+    if (corral_init(NULL) != 0)
+        bail_out("corral_init: %s", corral_last_error());
+}
+
+static node *make_tree(int depth)
+{
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle self = corral_handle_new(corral_alloc(&node_type));
+    ((node *)*self)->value = depth;
+    if (depth > 0) {
+        node *left = make_tree(depth - 1);
+        ((node *)*self)->left = left;
+        node *right = make_tree(depth - 1);
+        ((node *)*self)->right = right;
+    }
+    node *result = *self;
+    corral_handle_scope_close(scope);
+    return result;
+}
+
+static long checksum(const node *tree)
+{
+    return tree ? tree->value + 2 * checksum(tree->left) + 3 * checksum(tree->right) : 0;
+}
+
+static long expected_checksum(int depth)
+{
+    return depth < 0 ? 0 : depth + 5 * expected_checksum(depth - 1);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Set by the controlling thread, read by workers (relaxed: a stop flag). */
+static atomic_bool stop_all;
+static atomic_long failures;
+static atomic_long trees_checked;
+
+/* A mutator: keeps one long-lived tree, builds and checks short-lived ones. */
+static void *mutator(void *arg)
+{
+    (void)arg;
+    if (corral_thread_attach() != 0)
+        bail_out("attach: %s", corral_last_error());
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle keep = corral_handle_new(make_tree(10));
+    long keep_sum = expected_checksum(10);
+    while (!atomic_load_explicit(&stop_all, memory_order_relaxed)) {
+        node *tree = make_tree(8);
+        if (checksum(tree) != expected_checksum(8) || checksum(*keep) != keep_sum)
+            atomic_fetch_add(&failures, 1);
+        atomic_fetch_add(&trees_checked, 1);
+        corral_poll();
+    }
+    corral_handle_scope_close(scope);
+    corral_thread_detach();
+    return NULL;
+}
+
+static void run_mutators(unsigned count, double seconds)
+{
+    pthread_t threads[16];
+    atomic_store(&stop_all, false);
+    for (unsigned i = 0; i < count; i++)
+        pthread_create(&threads[i], NULL, mutator, NULL);
+    struct timespec nap = {(time_t)seconds, (long)((seconds - (long)seconds) * 1e9)};
+    nanosleep(&nap, NULL);
+    atomic_store(&stop_all, true);
+    for (unsigned i = 0; i < count; i++)
+        pthread_join(threads[i], NULL);
+}
+
+typedef struct mutators_setup {
+    unsigned count;
+    const char *settings;
+} mutators_setup;
+
+static void mutators_case(void *arg)
+{
+    const mutators_setup *setup = arg;
+    unsigned count = setup->count;
+    start(setup->settings);
+    run_mutators(count, 1.5);
+    corral_stats stats;
+    corral_get_stats(&stats);
+    is_int(atomic_load(&failures), 0, "every checksum correct with %u mutators", count);
+    ok(atomic_load(&trees_checked) > 10, "mutators made progress (%ld trees)",
+       atomic_load(&trees_checked));
+    ok(stats.collections > 3, "collections ran while they worked (%llu)",
+       (unsigned long long)stats.collections);
+}
+
+/* --- the coexistence case ------------------------------------------------ */
+
+static void *spinner(void *arg)
+{
+    (void)arg;
+    corral_thread_attach();
+    /* A C loop that never allocates: only its polls let a collection in. */
+    volatile unsigned long spins = 0;
+    while (!atomic_load_explicit(&stop_all, memory_order_relaxed)) {
+        spins++;
+        corral_poll();
+    }
+    corral_thread_detach();
+    return NULL;
+}
+
+static void *sleeper(void *arg)
+{
+    (void)arg;
+    corral_thread_attach();
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle keep = corral_handle_new(make_tree(6));
+    while (!atomic_load_explicit(&stop_all, memory_order_relaxed)) {
+        corral_enter_unmanaged();
+        nanosleep(&(struct timespec){0, 200000}, NULL); /* blocked: must not hold up a GC */
+        corral_leave_unmanaged();
+        if (checksum(*keep) != expected_checksum(6))
+            atomic_fetch_add(&failures, 1);
+    }
+    corral_handle_scope_close(scope);
+    corral_thread_detach();
+    return NULL;
+}
+
+static void *churner(void *arg)
+{
+    (void)arg;
+    while (!atomic_load_explicit(&stop_all, memory_order_relaxed)) {
+        corral_thread_attach();
+        corral_handle_scope scope = corral_handle_scope_open();
+        node *tree = make_tree(4);
+        if (checksum(tree) != expected_checksum(4))
+            atomic_fetch_add(&failures, 1);
+        corral_handle_scope_close(scope);
+        corral_thread_detach();
+    }
+    return NULL;
+}
+
+static void coexistence_case(void *arg)
+{
+    long cycles = (long)(uintptr_t)arg;
+    start("CORRAL_GC_THREADS=2");
+    pthread_t threads[5];
+    pthread_create(&threads[0], NULL, spinner, NULL);
+    pthread_create(&threads[1], NULL, sleeper, NULL);
+    pthread_create(&threads[2], NULL, churner, NULL);
+    pthread_create(&threads[3], NULL, churner, NULL);
+    pthread_create(&threads[4], NULL, mutator, NULL);
+    corral_thread_attach();
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle keep = corral_handle_new(make_tree(8));
+    double began = now();
+    for (long i = 0; i < cycles; i++) {
+        corral_collect();
+        if (i % 256 == 0 && checksum(*keep) != expected_checksum(8))
+            atomic_fetch_add(&failures, 1);
+    }
+    double elapsed = now() - began;
+    atomic_store(&stop_all, true);
+    for (int i = 0; i < 5; i++)
+        pthread_join(threads[i], NULL);
+    corral_stats stats;
+    corral_get_stats(&stats);
+    is_int(atomic_load(&failures), 0, "no lost object");
+    ok(stats.collections >= (uint64_t)cycles, "%ld stop/resume cycles completed (%.1f us each, "
+                                              "TTSP max %.1f us)",
+       cycles, elapsed / cycles * 1e6, stats.ttsp_max_ns / 1e3);
+    corral_handle_scope_close(scope);
+    corral_thread_detach();
+}
+
+/* Two threads asking for collections at once: exactly one runs at a time
+ * and both return. */
+static void *collector_thread(void *arg)
+{
+    long rounds = (long)(uintptr_t)arg;
+    corral_thread_attach();
+    for (long i = 0; i < rounds; i++)
+        corral_collect();
+    corral_thread_detach();
+    return NULL;
+}
+
+static void concurrent_requests_case(void *arg)
+{
+    (void)arg;
+    start("CORRAL_GC_THREADS=2");
+    pthread_t a, b;
+    pthread_create(&a, NULL, collector_thread, (void *)(uintptr_t)500);
+    pthread_create(&b, NULL, collector_thread, (void *)(uintptr_t)500);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    corral_stats stats;
+    corral_get_stats(&stats);
+    ok(stats.collections >= 500 && stats.collections <= 1000,
+       "concurrent requests share collections (%llu for 1000 requests)",
+       (unsigned long long)stats.collections);
+}
+
+int main(void)
+{
+    plan(7);
+    const char *usual = "CORRAL_HEAP_MIN=4M CORRAL_GC_THREADS=2 CORRAL_GC_VERIFY=after";
+    tap_subtest("1 mutator", 60, mutators_case, &(mutators_setup){1, usual});
+    tap_subtest("2 mutators", 60, mutators_case, &(mutators_setup){2, usual});
+    tap_subtest("4 mutators", 60, mutators_case, &(mutators_setup){4, usual});
+    tap_subtest("8 mutators", 90, mutators_case, &(mutators_setup){8, usual});
+    tap_subtest("spinner, sleeper, attach/detach churn: 10^4 stop/resume cycles", 180,
+                coexistence_case, (void *)(uintptr_t)10000);
+    tap_subtest("concurrent collection requests", 60, concurrent_requests_case, NULL);
+    tap_subtest("3 mutators, membarrier transitions", 60, mutators_case,
+                &(mutators_setup){3, "CORRAL_HEAP_MIN=4M CORRAL_TRANSITION_FENCE=membarrier "
+                                     "CORRAL_GC_VERIFY=after"});
+    return done_testing();
+}

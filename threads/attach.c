@@ -1,0 +1,205 @@
+/* attach.c — the thread API: attach/detach, GC transitions for C code and
+ * for the pass's unmanaged-call wrappers, entering managed code from C. */
+#include <corral.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coordinator.h"
+#include "entry.h"
+#include "fatal.h"
+#include "stackmap.h"
+
+/* Whether corral_init has run; written once by init, before threads attach. */
+bool corral_threads_ready;
+/* Stress hook run on both sides of every managed<->unmanaged transition,
+ * with the thread MANAGED and its anchor recorded. Set at init. */
+static void (*transition_hook)(corral_thread *self);
+
+void transitions_set_hook(void (*hook)(corral_thread *self))
+{
+    transition_hook = hook;
+}
+
+corral_thread *thread_require_attached(const char *call)
+{
+    corral_thread *self = corral_current_thread;
+    if (!self)
+        CORRAL_FATAL("%s: the calling thread is not attached (call corral_thread_attach first)",
+                     call);
+    return self;
+}
+
+static uint32_t thread_state(const corral_thread *self)
+{
+    return atomic_load_explicit(&self->state, memory_order_relaxed);
+}
+
+static void free_handle_blocks(corral_thread *self)
+{
+    handle_block *block = self->handles;
+    if (!block)
+        return;
+    while (block->newer)
+        block = block->newer;
+    while (block) {
+        handle_block *older = block->older;
+        free(block);
+        block = older;
+    }
+    self->handles = NULL;
+}
+
+CORRAL_RUNTIME_ENTRY int corral_thread_attach(void)
+{
+    frame_anchor caller = FRAME_ANCHOR_OF_CALLER();
+    if (!corral_threads_ready) {
+        corral_set_error("corral_thread_attach: corral_init has not run");
+        return CORRAL_ERROR_STATE;
+    }
+    if (corral_current_thread) {
+        corral_set_error("corral_thread_attach: %s is already attached",
+                         corral_current_thread->name);
+        return CORRAL_ERROR_STATE;
+    }
+    /* The TLAB is ours until the record is published: reset it first. */
+    corral_thread_tlab = (corral_tlab){0};
+    corral_thread *self = thread_register_self(&corral_thread_tlab);
+    /* Wait out a collection in progress before touching our own record. */
+    thread_resume_managed(self);
+    /* Called from managed code: the caller's frame and everything it calls is
+     * one managed segment, ending at the caller's CFA. */
+    if (stackmap_lookup(caller.return_address)) {
+        self->base_segment = (managed_segment){.outer_cfa = caller.frame_pointer + 16};
+        self->segment = &self->base_segment;
+        self->in_managed_code = true;
+    }
+    return 0;
+}
+
+CORRAL_RUNTIME_ENTRY void corral_thread_detach(void)
+{
+    corral_thread *self = corral_current_thread;
+    if (!self) {
+        corral_set_error("corral_thread_detach: the calling thread is not attached");
+        return;
+    }
+    if (thread_state(self) == THREAD_UNMANAGED)
+        thread_resume_managed(self);
+    CORRAL_CHECK(!self->segment || self->segment == &self->base_segment,
+                 "corral_thread_detach: %s detaches from inside corral_call_managed", self->name);
+    /* The unused TLAB tail stays unusable until the next collection compacts
+     * it. The record may outlive this thread in a collector's snapshot, so it
+     * must not point at our thread-local storage any more. */
+    corral_thread_tlab = (corral_tlab){0};
+    self->tlab = NULL;
+    free_handle_blocks(self);
+    self->segment = NULL;
+    self->anchor = (frame_anchor){0};
+    self->in_managed_code = false;
+    thread_publish_stopped(self, THREAD_UNMANAGED);
+    thread_unregister_self();
+}
+
+void corral_enter_unmanaged(void)
+{
+    corral_thread *self = thread_require_attached("corral_enter_unmanaged");
+    if (thread_state(self) != THREAD_MANAGED)
+        CORRAL_FATAL("corral_enter_unmanaged: %s is already UNMANAGED", self->name);
+    thread_publish_stopped(self, THREAD_UNMANAGED);
+}
+
+void corral_leave_unmanaged(void)
+{
+    corral_thread *self = thread_require_attached("corral_leave_unmanaged");
+    if (thread_state(self) != THREAD_UNMANAGED)
+        CORRAL_FATAL("corral_leave_unmanaged: %s is not UNMANAGED (left twice?)", self->name);
+    thread_resume_managed(self);
+}
+
+void *corral_segment_call(void *(*fn)(void *), void *arg, uintptr_t *outer_cfa);
+
+void *corral_call_managed(void *(*fn)(void *), void *arg)
+{
+    corral_thread *self = thread_require_attached("corral_call_managed");
+    if (thread_state(self) != THREAD_UNMANAGED)
+        CORRAL_FATAL("corral_call_managed: %s must be UNMANAGED (call it from C code that "
+                     "does not hold raw references)",
+                     self->name);
+    /* Become MANAGED first: while UNMANAGED a collection may be reading the
+     * very anchor and segment list we are about to change. */
+    thread_resume_managed(self);
+    managed_segment segment = {
+        .previous = self->segment,
+        .previous_anchor = self->anchor,
+        .previous_in_managed = self->in_managed_code,
+    };
+    self->segment = &segment;
+    self->anchor = (frame_anchor){0};
+    self->in_managed_code = true;
+    void *result = corral_segment_call(fn, arg, &segment.outer_cfa);
+    self->segment = segment.previous;
+    self->anchor = segment.previous_anchor;
+    self->in_managed_code = segment.previous_in_managed;
+    thread_publish_stopped(self, THREAD_UNMANAGED);
+    return result;
+}
+
+void corral_transition_to_unmanaged(void *return_address, void *frame_address)
+{
+    corral_thread *self = corral_current_thread;
+    if (!self)
+        return; /* e.g. corral_init or printf before the main thread attaches */
+    CORRAL_DEBUG_ASSERT(self->in_managed_code && thread_state(self) == THREAD_MANAGED,
+                        "%s: unmanaged call from code that is not running managed", self->name);
+    uintptr_t wrapper_fp = (uintptr_t)frame_address;
+    self->anchor = (frame_anchor){(uintptr_t)return_address, wrapper_fp + 16,
+                                  *(uintptr_t *)wrapper_fp};
+    self->in_managed_code = false;
+    if (transition_hook)
+        transition_hook(self);
+    thread_publish_stopped(self, THREAD_UNMANAGED);
+}
+
+void corral_transition_to_managed(void)
+{
+    corral_thread *self = corral_current_thread;
+    if (!self)
+        return;
+    thread_resume_managed(self);
+    if (transition_hook)
+        transition_hook(self);
+    self->anchor.return_address = 0;
+    self->in_managed_code = true;
+}
+
+typedef struct thread_start {
+    void *(*start)(void *);
+    void *arg;
+} thread_start;
+
+static void *managed_thread_main(void *boxed)
+{
+    thread_start start = *(thread_start *)boxed;
+    free(boxed);
+    if (corral_thread_attach() != 0)
+        CORRAL_FATAL("corral_thread_create: attach failed: %s", corral_last_error());
+    corral_enter_unmanaged();
+    void *result = corral_call_managed(start.start, start.arg);
+    corral_thread_detach();
+    return result;
+}
+
+int corral_thread_create(void *thread_id, void *(*start)(void *), void *arg)
+{
+    thread_start *boxed = malloc(sizeof *boxed);
+    if (!boxed)
+        return CORRAL_ERROR_NO_MEMORY;
+    *boxed = (thread_start){start, arg};
+    int error = pthread_create((pthread_t *)thread_id, NULL, managed_thread_main, boxed);
+    if (error) {
+        free(boxed);
+        corral_set_error("corral_thread_create: pthread_create: %s", strerror(error));
+        return CORRAL_ERROR_STATE;
+    }
+    return 0;
+}

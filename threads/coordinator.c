@@ -1,0 +1,115 @@
+/* coordinator.c — one collection at a time, world stop and restart, TTSP. */
+#include "coordinator.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+#include <urcu.h>
+
+#include "fatal.h"
+
+uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Snapshot of the threads of the current stop. Written by the coordinator
+ * only, while it holds the epoch; read by GC workers during the body. */
+static corral_thread **stopped_threads;
+static size_t stopped_capacity;
+
+void world_park_self(corral_thread *self)
+{
+    self->parked_at_ns = monotonic_ns();
+    thread_publish_stopped(self, THREAD_PARKED);
+    thread_resume_managed(self);
+}
+
+static void cpu_relax(void)
+{
+    __builtin_ia32_pause();
+}
+
+/* Spins, then yields, then naps: with more mutators than cores the thread
+ * we wait for needs our CPU to reach its poll. */
+/* seq_cst: with the epoch CAS before it, this is the coordinator's half of
+ * the Dekker pattern against thread_resume_managed (transition.c). */
+static uint32_t read_state(corral_thread *thread)
+{
+    return atomic_load_explicit(&thread->state, memory_order_seq_cst);
+}
+
+static void wait_until_stopped(corral_thread *thread)
+{
+    for (unsigned spins = 0; read_state(thread) == THREAD_MANAGED; spins++) {
+        if (spins < 128)
+            cpu_relax();
+        else if (spins < 4096)
+            sched_yield();
+        else
+            nanosleep(&(struct timespec){0, 20000}, NULL);
+    }
+}
+
+/* Waits for every registered thread; the caller holds rcu_read_lock. */
+static void stop_all_threads(stop_report *report)
+{
+    size_t count = threads_snapshot(&stopped_threads, &stopped_capacity);
+    for (size_t i = 0; i < count; i++) {
+        corral_thread *thread = stopped_threads[i];
+        uint64_t before = monotonic_ns();
+        bool was_running = read_state(thread) == THREAD_MANAGED;
+        wait_until_stopped(thread);
+        if (was_running) {
+            uint64_t waited = monotonic_ns() - before;
+            if (waited >= report->slowest_wait_ns) {
+                report->slowest_wait_ns = waited;
+                report->slowest_thread = thread->id;
+                report->slowest_site = thread->anchor.return_address;
+            }
+        }
+    }
+    report->thread_count = count;
+    report->threads = stopped_threads;
+    report->stopped_ns = monotonic_ns();
+    report->ttsp_ns = report->stopped_ns - report->request_ns;
+}
+
+static void coordinate(corral_thread *self, uint32_t odd_epoch, stopped_world_fn body,
+                       void *context)
+{
+    stop_report report = {.request_ns = monotonic_ns(), .epoch = odd_epoch};
+    /* The coordinator's own frames are walked like everyone else's. */
+    self->parked_at_ns = report.request_ns;
+    thread_publish_stopped(self, THREAD_PARKED);
+    transition_coordinator_barrier();
+    poll_arm();
+    rcu_read_lock();
+    stop_all_threads(&report);
+    body(&report, context);
+    rcu_read_unlock();
+    poll_disarm();
+    /* Become MANAGED before the epoch turns even: afterwards another
+     * coordinator could otherwise count us as stopped while we run. */
+    atomic_store_explicit(&self->state, THREAD_MANAGED, memory_order_relaxed);
+    atomic_store_explicit(&corral_gc_epoch, odd_epoch + 1, memory_order_seq_cst);
+    gc_epoch_wake_all();
+}
+
+bool world_collect(corral_thread *self, stopped_world_fn body, void *context)
+{
+    CORRAL_CHECK(atomic_load_explicit(&self->state, memory_order_relaxed) == THREAD_MANAGED,
+                 "thread %u requests a collection while not MANAGED", self->id);
+    uint32_t epoch = atomic_load_explicit(&corral_gc_epoch, memory_order_acquire);
+    if (!gc_epoch_in_progress(epoch) &&
+        atomic_compare_exchange_strong_explicit(&corral_gc_epoch, &epoch, epoch + 1,
+                                                memory_order_seq_cst, memory_order_acquire)) {
+        coordinate(self, epoch + 1, body, context);
+        return true;
+    }
+    /* Another thread is collecting, or just finished: wait it out here. */
+    world_park_self(self);
+    return false;
+}

@@ -1,0 +1,56 @@
+/* coordinator.h — stopping and restarting the world.
+ *
+ * A collection is requested from an attached, MANAGED thread whose anchor is
+ * recorded (so its own frames are walkable). The requester that moves the GC
+ * epoch from even to odd (CAS) is the coordinator; every other requester
+ * parks until that collection ends. The coordinator:
+ *
+ *   epoch := odd (seq_cst)  ->  [membarrier]  ->  arm the polling page
+ *     -> wait until every registered thread is PARKED or UNMANAGED
+ *     -> body(report)                    (the collection, world stopped)
+ *     -> disarm  ->  own state := MANAGED  ->  epoch := even (release), wake all
+ */
+#ifndef CORRAL_COORDINATOR_H
+#define CORRAL_COORDINATOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "thread.h"
+
+typedef struct stop_report {
+    uint64_t request_ns;       /* CLOCK_MONOTONIC when the stop was requested */
+    uint64_t stopped_ns;       /* when the last thread was seen stopped */
+    uint64_t ttsp_ns;          /* stopped_ns - request_ns */
+    unsigned slowest_thread;   /* id of the thread waited for longest (0: none waited) */
+    uintptr_t slowest_site;    /* its poll site: the return address it stopped at */
+    uint64_t slowest_wait_ns;
+    size_t thread_count;
+    corral_thread **threads;   /* every stopped thread, valid during the body */
+    uint32_t epoch;            /* the odd epoch of this collection */
+} stop_report;
+
+typedef void (*stopped_world_fn)(stop_report *report, void *context);
+
+/* Runs body with the world stopped, or waits while another thread's
+ * collection runs. Returns true when this thread ran body. */
+bool world_collect(corral_thread *self, stopped_world_fn body, void *context);
+
+/* Parks the calling thread until the current collection (if any) is over. */
+void world_park_self(corral_thread *self);
+
+/* The polling page word (see corral/poll.h). */
+void poll_arm(void);
+void poll_disarm(void);
+
+/* Stress hook run on every poll slow-path call (stress "polls" mode). */
+typedef void (*poll_hook_fn)(corral_thread *self);
+void poll_set_hook(poll_hook_fn hook);
+/* Keeps the polling page armed (every poll takes the slow path) while set. */
+void poll_set_always_slow(bool always);
+
+uint64_t monotonic_ns(void);
+void transition_coordinator_barrier(void);
+
+#endif /* CORRAL_COORDINATOR_H */

@@ -1,0 +1,58 @@
+/* poll.c — the polling page and the poll slow path. */
+#include <corral.h>
+#include <stdatomic.h>
+
+#include "coordinator.h"
+#include "entry.h"
+#include "fatal.h"
+
+/* One page holding only the poll word, so a trap mode can protect it.
+ * Writer: the coordinator (poll_arm/poll_disarm, release). Readers: every
+ * compiled poll (relaxed load) and the slow path (acquire). */
+__attribute__((aligned(4096))) volatile uint64_t corral_poll_page[4096 / sizeof(uint64_t)];
+
+/* Set at init (before threads run) by the stress modes. */
+static poll_hook_fn poll_hook;
+static bool poll_always_slow;
+
+static _Atomic uint64_t *poll_word(void)
+{
+    return (_Atomic uint64_t *)&corral_poll_page[0];
+}
+
+void poll_arm(void)
+{
+    atomic_store_explicit(poll_word(), 1, memory_order_release);
+}
+
+void poll_disarm(void)
+{
+    atomic_store_explicit(poll_word(), poll_always_slow ? 1 : 0, memory_order_release);
+}
+
+void poll_set_hook(poll_hook_fn hook)
+{
+    poll_hook = hook;
+}
+
+void poll_set_always_slow(bool always)
+{
+    poll_always_slow = always;
+    atomic_store_explicit(poll_word(), always ? 1 : 0, memory_order_release);
+}
+
+CORRAL_RUNTIME_ENTRY void corral_poll_slow(void)
+{
+    corral_thread *self = corral_current_thread;
+    /* A thread's first managed function polls at entry before it attaches. */
+    if (!self)
+        return;
+    RUNTIME_ENTER(self);
+    if (poll_hook)
+        poll_hook(self);
+    /* acquire: pairs with poll_arm, so a stop we saw armed shows its epoch. */
+    (void)atomic_load_explicit(poll_word(), memory_order_acquire);
+    if (gc_epoch_in_progress(atomic_load_explicit(&corral_gc_epoch, memory_order_acquire)))
+        world_park_self(self);
+    RUNTIME_LEAVE(self);
+}

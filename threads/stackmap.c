@@ -1,0 +1,1369 @@
+/* stackmap.c — StackMap v3 parsing and the return-address registry.
+ *
+ * The format (llvm/docs/StackMaps.rst, llvm/Object/StackMapParser.h, LLVM 19),
+ * little-endian, one table per object, tables concatenated by the linker:
+ *
+ *   Header      u8 version (3), u8 reserved, u16 reserved,
+ *               u32 NumFunctions, u32 NumConstants, u32 NumRecords     16 bytes
+ *   Function[]  u64 address, u64 stack size, u64 record count          24 bytes each
+ *   Constant[]  u64                                                      8 bytes each
+ *   Record[]    u64 id, u32 instruction offset, u16 flags, u16 NumLocations
+ *               Location[] u8 kind, u8 reserved, u16 size, u16 DWARF reg,
+ *                          u16 reserved, i32 offset or small constant   12 bytes each
+ *               (pad to 8) u16 padding, u16 NumLiveOuts
+ *               LiveOut[]  u16 DWARF reg, u8 reserved, u8 size           4 bytes each
+ *               (pad to 8)
+ *
+ * Records belong to functions in order: the first record count of function 0,
+ * then those of function 1, ... A statepoint record's locations are
+ *
+ *   [Constant cc] [Constant flags] [Constant N] deopt[N] (base, derived)*
+ *
+ * (LLVM would append gc allocas as Direct locations; corral rejects them.)
+ *
+ * The registry is an open-addressing hash table keyed by return address:
+ *
+ *   registry_index ──► [capacity | entries: (return address, record) ...]
+ *        (atomic)            ▲ readers probe under rcu_read_lock
+ *   registry_tables ──► node ──► node ──► ... (immortal: records, origin)
+ *
+ * A writer (serialised by registry_lock) inserts into the published index in
+ * place: record pointer first, then the key with release order, so a reader
+ * that sees the key sees the record. When the index would pass half full the
+ * writer builds a bigger copy, publishes it, waits for an RCU grace period and
+ * frees the old one. Records themselves are never freed.
+ */
+#include "stackmap.h"
+
+#include "fatal.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <urcu/urcu-memb.h>
+
+/* ---------------------------------------------------------------------------
+ * The binary layout.
+ */
+enum {
+    HEADER_SIZE = 16,
+    FUNCTION_SIZE = 24,
+    CONSTANT_SIZE = 8,
+    RECORD_HEADER_SIZE = 16,
+    LOCATION_SIZE = 12,
+    LIVE_OUT_HEADER_SIZE = 4,
+    LIVE_OUT_SIZE = 4,
+    /* header, no locations, padding + live-out count, aligned to 8 */
+    MINIMUM_RECORD_SIZE = 24,
+    STACKMAP_VERSION = 3,
+    STATEPOINT_CONSTANTS = 3,
+    /* StatepointFlags::MaskAll: GCTransition | DeoptBefore */
+    STATEPOINT_FLAGS_MASK = 3,
+};
+
+enum location_kind {
+    LOCATION_REGISTER = 1,
+    LOCATION_DIRECT = 2,
+    LOCATION_INDIRECT = 3,
+    LOCATION_CONSTANT = 4,
+    LOCATION_CONSTANT_INDEX = 5,
+};
+
+/* Frames and spill offsets beyond this are corrupt, not big. */
+#define MAXIMUM_FRAME_BYTES (UINT64_C(1) << 30)
+
+static uint16_t load_u16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | (uint16_t)p[1] << 8);
+}
+
+static uint32_t load_u32(const uint8_t *p)
+{
+    return (uint32_t)load_u16(p) | (uint32_t)load_u16(p + 2) << 16;
+}
+
+static uint64_t load_u64(const uint8_t *p)
+{
+    return (uint64_t)load_u32(p) | (uint64_t)load_u32(p + 4) << 32;
+}
+
+static size_t align_up_8(size_t value)
+{
+    return (value + 7) & ~(size_t)7;
+}
+
+/* ---------------------------------------------------------------------------
+ * Slots: naming, ordering and the rules a GC pointer slot must follow. The
+ * parser and stackmap_record_check share the rules.
+ */
+static const char *const gpr_names[] = {
+    "RAX", "RDX", "RCX", "RBX", "RSI", "RDI", "RBP", "RSP", "R8",
+    "R9",  "R10", "R11", "R12", "R13", "R14", "R15", "RIP",
+};
+
+static void format_register(unsigned dwarf_reg, char *buffer, size_t size)
+{
+    if (dwarf_reg < sizeof gpr_names / sizeof gpr_names[0])
+        snprintf(buffer, size, "%s", gpr_names[dwarf_reg]);
+    else
+        snprintf(buffer, size, "DWARF#%u", dwarf_reg);
+}
+
+/* "[RSP + 16]", "[RBP - 24]", "register RBX". */
+static void format_slot(const stackmap_slot *slot, char *buffer, size_t size)
+{
+    char name[16];
+    format_register(slot->dwarf_reg, name, sizeof name);
+    if (slot->kind == STACKMAP_SLOT_REGISTER)
+        snprintf(buffer, size, "register %s", name);
+    else if (slot->kind == STACKMAP_SLOT_INDIRECT)
+        snprintf(buffer, size, "[%s %c %" PRId64 "]", name, slot->offset < 0 ? '-' : '+',
+                 slot->offset < 0 ? -(int64_t)slot->offset : (int64_t)slot->offset);
+    else
+        snprintf(buffer, size, "constant");
+}
+
+static int slot_compare(const stackmap_slot *a, const stackmap_slot *b)
+{
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    if (a->dwarf_reg != b->dwarf_reg)
+        return a->dwarf_reg < b->dwarf_reg ? -1 : 1;
+    if (a->offset != b->offset)
+        return a->offset < b->offset ? -1 : 1;
+    return 0;
+}
+
+static bool slot_equal(const stackmap_slot *a, const stackmap_slot *b)
+{
+    return slot_compare(a, b) == 0;
+}
+
+static int slot_compare_qsort(const void *a, const void *b)
+{
+    return slot_compare(a, b);
+}
+
+/* Pairs sort by derived slot first, so two bases of one derived slot meet. */
+static int pair_compare(const stackmap_derived *a, const stackmap_derived *b)
+{
+    int by_derived = slot_compare(&a->derived, &b->derived);
+    return by_derived ? by_derived : slot_compare(&a->base, &b->base);
+}
+
+static int pair_compare_qsort(const void *a, const void *b)
+{
+    return pair_compare(a, b);
+}
+
+static bool is_callee_saved(unsigned dwarf_reg)
+{
+    return dwarf_reg == STACKMAP_DWARF_RBX || dwarf_reg == STACKMAP_DWARF_RBP ||
+           (dwarf_reg >= STACKMAP_DWARF_R12 && dwarf_reg <= STACKMAP_DWARF_R15);
+}
+
+static bool offset_beyond_frame_limit(int32_t offset)
+{
+    int64_t magnitude = offset < 0 ? -(int64_t)offset : (int64_t)offset;
+    return (uint64_t)magnitude > MAXIMUM_FRAME_BYTES;
+}
+
+static bool register_slot_problem(const stackmap_slot *slot, char *problem, size_t size)
+{
+    char name[16];
+    format_register(slot->dwarf_reg, name, sizeof name);
+    if (!is_callee_saved(slot->dwarf_reg)) {
+        snprintf(problem, size, "GC pointer in register %s (expected a callee-saved register: "
+                 "RBX, RBP, R12-R15)", name);
+        return true;
+    }
+    if (slot->offset != 0) {
+        snprintf(problem, size, "GC pointer in register %s with offset %" PRId32 " (expected 0: "
+                 "a whole 64-bit register)", name, slot->offset);
+        return true;
+    }
+    return false;
+}
+
+/* A spill slot must be an aligned word the walker can address from RSP or
+ * RBP, and never the frame's return address or saved RBP. */
+static bool spill_slot_problem(const stackmap_slot *slot, uint64_t stack_size, char *problem,
+                               size_t size)
+{
+    char name[16], text[48];
+    format_register(slot->dwarf_reg, name, sizeof name);
+    format_slot(slot, text, sizeof text);
+    bool from_rsp = slot->dwarf_reg == STACKMAP_DWARF_RSP;
+    if (!from_rsp && slot->dwarf_reg != STACKMAP_DWARF_RBP)
+        snprintf(problem, size, "spill slot %s relative to %s (expected RSP or RBP)", text, name);
+    else if (offset_beyond_frame_limit(slot->offset))
+        snprintf(problem, size, "spill slot %s is more than 1 GiB from %s (expected an offset "
+                 "within the frame)", text, name);
+    else if (slot->offset % 8 != 0)
+        snprintf(problem, size, "spill slot %s is not 8-byte aligned (expected an offset that is "
+                 "a multiple of 8)", text);
+    else if (from_rsp && slot->offset < 0)
+        snprintf(problem, size, "spill slot %s is below the stack pointer (expected an offset "
+                 ">= 0)", text);
+    else if (from_rsp && stack_size != STACKMAP_DYNAMIC_FRAME &&
+             (uint64_t)slot->offset == stack_size)
+        snprintf(problem, size, "spill slot %s is the return address of a %" PRIu64 "-byte frame "
+                 "(expected a spill slot)", text, stack_size);
+    else if (!from_rsp && slot->offset >= 0 && slot->offset < 16)
+        snprintf(problem, size, "spill slot %s is the saved RBP or the return address (expected "
+                 "an offset below 0 or from 16)", text);
+    else
+        return false;
+    return true;
+}
+
+/* Writes what is wrong with a GC pointer slot of a frame with stack_size to
+ * problem and returns true; false when the slot is one the walker can use. */
+static bool slot_problem(const stackmap_slot *slot, uint64_t stack_size, char *problem,
+                         size_t size)
+{
+    if (slot->kind == STACKMAP_SLOT_REGISTER)
+        return register_slot_problem(slot, problem, size);
+    if (slot->kind == STACKMAP_SLOT_INDIRECT)
+        return spill_slot_problem(slot, stack_size, problem, size);
+    snprintf(problem, size, "slot kind %u (expected INDIRECT or REGISTER)", slot->kind);
+    return true;
+}
+
+/* ---------------------------------------------------------------------------
+ * The parser.
+ */
+
+/* One location as encoded, with where it sits in the input. */
+typedef struct location {
+    uint8_t kind;
+    uint8_t reserved_byte;
+    uint16_t size;
+    uint16_t dwarf_reg;
+    uint16_t reserved_half;
+    int32_t value; /* offset, small constant or constant index */
+    size_t offset; /* in the input */
+} location;
+
+typedef struct function_entry {
+    uint64_t address;
+    uint64_t stack_size;
+    uint64_t record_count;
+} function_entry;
+
+typedef struct parser {
+    const uint8_t *bytes;
+    size_t length;
+    const char *origin;
+    char *error;
+    size_t error_size;
+    /* the table being parsed */
+    size_t table_start;
+    uint32_t constant_count;
+    /* the output, grown as tables and records are parsed */
+    stackmap_table *out;
+    size_t record_capacity, offset_capacity, slot_capacity, pair_capacity;
+    /* one record's GC pointers while it is normalised */
+    stackmap_derived *scratch_pairs;
+    size_t scratch_pair_capacity;
+    stackmap_slot *scratch_bases;
+    size_t scratch_base_capacity;
+} parser;
+
+static __attribute__((format(printf, 3, 4))) int parse_error(parser *p, size_t offset,
+                                                               const char *format, ...)
+{
+    int used = snprintf(p->error, p->error_size, "%s: offset %zu: ", p->origin, offset);
+    if (used >= 0 && (size_t)used < p->error_size) {
+        va_list ap;
+        va_start(ap, format);
+        vsnprintf(p->error + used, p->error_size - (size_t)used, format, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Grows *array to hold at least needed elements; false when out of memory. */
+static bool reserve(void **array, size_t *capacity, size_t needed, size_t element_size)
+{
+    if (needed <= *capacity)
+        return true;
+    size_t grown = *capacity ? *capacity : 16;
+    while (grown < needed)
+        grown *= 2;
+    if (grown > SIZE_MAX / element_size)
+        return false;
+    void *bigger = realloc(*array, grown * element_size);
+    if (!bigger)
+        return false;
+    *array = bigger;
+    *capacity = grown;
+    return true;
+}
+
+static int reserve_scratch(parser *p, size_t pair_count, size_t offset)
+{
+    if (!reserve((void **)&p->scratch_pairs, &p->scratch_pair_capacity, pair_count,
+                 sizeof(stackmap_derived)) ||
+        !reserve((void **)&p->scratch_bases, &p->scratch_base_capacity, pair_count,
+                 sizeof(stackmap_slot)))
+        return parse_error(p, offset, "out of memory for %zu GC pointer pairs", pair_count);
+    return 0;
+}
+
+static location decode_location(const parser *p, size_t offset)
+{
+    const uint8_t *at = p->bytes + offset;
+    return (location){
+        .kind = at[0],
+        .reserved_byte = at[1],
+        .size = load_u16(at + 2),
+        .dwarf_reg = load_u16(at + 4),
+        .reserved_half = load_u16(at + 6),
+        .value = (int32_t)load_u32(at + 8),
+        .offset = offset,
+    };
+}
+
+/* Checks what every location must satisfy, whatever its role. */
+static int check_location(parser *p, uint32_t record_index, unsigned index, const location *loc)
+{
+    if (loc->kind < LOCATION_REGISTER || loc->kind > LOCATION_CONSTANT_INDEX)
+        return parse_error(p, loc->offset, "record %" PRIu32 " location %u: kind %u (expected "
+                           "1 Register, 2 Direct, 3 Indirect, 4 Constant or 5 ConstantIndex)",
+                           record_index, index, loc->kind);
+    if (loc->reserved_byte != 0 || loc->reserved_half != 0)
+        return parse_error(p, loc->offset, "record %" PRIu32 " location %u: reserved fields are "
+                           "%#x and %#x (expected 0)", record_index, index, loc->reserved_byte,
+                           loc->reserved_half);
+    bool uses_register = loc->kind == LOCATION_REGISTER || loc->kind == LOCATION_DIRECT ||
+                         loc->kind == LOCATION_INDIRECT;
+    if (uses_register && loc->dwarf_reg > STACKMAP_DWARF_LAST)
+        return parse_error(p, loc->offset, "record %" PRIu32 " location %u: DWARF register %u "
+                           "(expected an x86-64 register number, 0-%d)", record_index, index,
+                           loc->dwarf_reg, STACKMAP_DWARF_LAST);
+    if (loc->kind == LOCATION_CONSTANT_INDEX && (uint32_t)loc->value >= p->constant_count)
+        return parse_error(p, loc->offset, "record %" PRIu32 " location %u: constant index %"
+                           PRIu32 " (expected below NumConstants = %" PRIu32 ")", record_index,
+                           index, (uint32_t)loc->value, p->constant_count);
+    return 0;
+}
+
+static const char *const statepoint_constant_names[STATEPOINT_CONSTANTS] = {
+    "calling convention", "flags", "deopt location count"};
+
+/* The 3 leading constants; returns the deopt location count in *deopt_count. */
+static int parse_statepoint_constants(parser *p, uint32_t record_index, size_t locations_start,
+                                      uint16_t location_count, uint32_t *deopt_count)
+{
+    location constants[STATEPOINT_CONSTANTS];
+    for (unsigned i = 0; i < STATEPOINT_CONSTANTS; i++) {
+        constants[i] = decode_location(p, locations_start + i * LOCATION_SIZE);
+        if (check_location(p, record_index, i, &constants[i]))
+            return -1;
+        if (constants[i].kind != LOCATION_CONSTANT)
+            return parse_error(p, constants[i].offset, "record %" PRIu32 " location %u: kind %u "
+                               "(expected 4 Constant: the statepoint %s)", record_index, i,
+                               constants[i].kind, statepoint_constant_names[i]);
+    }
+    uint32_t flags = (uint32_t)constants[1].value;
+    if (flags & ~(uint32_t)STATEPOINT_FLAGS_MASK)
+        return parse_error(p, constants[1].offset, "record %" PRIu32 ": statepoint flags %#"
+                           PRIx32 " (expected a subset of %#x: GCTransition, DeoptBefore)",
+                           record_index, flags, STATEPOINT_FLAGS_MASK);
+    uint32_t deopt = (uint32_t)constants[2].value;
+    uint32_t following = location_count - STATEPOINT_CONSTANTS;
+    if (constants[2].value < 0 || deopt > following)
+        return parse_error(p, constants[2].offset, "record %" PRIu32 ": deopt location count %"
+                           PRId32 " but %" PRIu32 " locations follow the statepoint constants "
+                           "(expected at most %" PRIu32 ")", record_index, constants[2].value,
+                           following, following);
+    *deopt_count = deopt;
+    return 0;
+}
+
+/* Classifies one GC pointer location: 1 and *slot for a slot to relocate,
+ * 0 for a constant (nothing to relocate), -1 on error. */
+static int gc_location_slot(parser *p, uint32_t record_index, unsigned index,
+                            const location *loc, uint64_t stack_size, stackmap_slot *slot)
+{
+    if (check_location(p, record_index, index, loc))
+        return -1;
+    if (loc->kind == LOCATION_CONSTANT || loc->kind == LOCATION_CONSTANT_INDEX)
+        return 0;
+    char name[16];
+    format_register(loc->dwarf_reg, name, sizeof name);
+    if (loc->kind == LOCATION_DIRECT)
+        return parse_error(p, loc->offset, "record %" PRIu32 " location %u: Direct location %s%+"
+                           PRId32 " as a GC pointer (expected Indirect, Register or Constant; "
+                           "gc allocas are not supported)", record_index, index, name,
+                           loc->value);
+    if (loc->size != 8)
+        return parse_error(p, loc->offset, "record %" PRIu32 " location %u: GC pointer of %u "
+                           "bytes (expected 8)", record_index, index, loc->size);
+    *slot = (stackmap_slot){
+        .kind = loc->kind == LOCATION_REGISTER ? STACKMAP_SLOT_REGISTER : STACKMAP_SLOT_INDIRECT,
+        .dwarf_reg = loc->dwarf_reg,
+        .offset = loc->value,
+    };
+    char problem[160];
+    if (slot_problem(slot, stack_size, problem, sizeof problem))
+        return parse_error(p, loc->offset, "record %" PRIu32 " location %u: %s", record_index,
+                           index, problem);
+    return 1;
+}
+
+/* Reads the (base, derived) pairs into p->scratch_pairs, dropping pairs whose
+ * base is a constant; returns the number kept in *kept. */
+static int collect_gc_pairs(parser *p, uint32_t record_index, size_t first_offset,
+                            unsigned first_index, size_t pair_count, uint64_t stack_size,
+                            size_t *kept)
+{
+    if (reserve_scratch(p, pair_count, first_offset))
+        return -1;
+    *kept = 0;
+    for (size_t i = 0; i < pair_count; i++) {
+        unsigned base_index = first_index + 2 * (unsigned)i;
+        location base = decode_location(p, first_offset + 2 * i * LOCATION_SIZE);
+        location derived = decode_location(p, base.offset + LOCATION_SIZE);
+        stackmap_derived pair;
+        int base_is_slot =
+            gc_location_slot(p, record_index, base_index, &base, stack_size, &pair.base);
+        if (base_is_slot < 0)
+            return -1;
+        int derived_is_slot = gc_location_slot(p, record_index, base_index + 1, &derived,
+                                               stack_size, &pair.derived);
+        if (derived_is_slot < 0)
+            return -1;
+        if (!base_is_slot)
+            continue; /* a null base: nothing to relocate */
+        if (!derived_is_slot) {
+            char text[48];
+            format_slot(&pair.base, text, sizeof text);
+            return parse_error(p, derived.offset, "record %" PRIu32 " location %u: derived "
+                               "pointer is a constant but its base %s is not (expected both "
+                               "constant or neither)", record_index, base_index + 1, text);
+        }
+        p->scratch_pairs[(*kept)++] = pair;
+    }
+    return 0;
+}
+
+static bool sorted_slots_contain(const stackmap_slot *slots, size_t count,
+                                 const stackmap_slot *slot)
+{
+    return count > 0 && bsearch(slot, slots, count, sizeof *slots, slot_compare_qsort) != NULL;
+}
+
+/* Distinct bases of the kept pairs, sorted, into p->scratch_bases. */
+static size_t distinct_bases(parser *p, size_t pair_count)
+{
+    if (pair_count == 0)
+        return 0; /* the scratch arrays may not exist yet */
+    for (size_t i = 0; i < pair_count; i++)
+        p->scratch_bases[i] = p->scratch_pairs[i].base;
+    qsort(p->scratch_bases, pair_count, sizeof *p->scratch_bases, slot_compare_qsort);
+    size_t distinct = 0;
+    for (size_t i = 0; i < pair_count; i++)
+        if (distinct == 0 || !slot_equal(&p->scratch_bases[distinct - 1], &p->scratch_bases[i]))
+            p->scratch_bases[distinct++] = p->scratch_bases[i];
+    return distinct;
+}
+
+/* Keeps the pairs with a derived slot of their own, sorted and distinct, and
+ * checks that each derived slot has one base and is not itself a base. */
+static int distinct_derived_pairs(parser *p, uint32_t record_index, size_t record_offset,
+                                  size_t pair_count, size_t base_count, size_t *derived_count)
+{
+    stackmap_derived *pairs = p->scratch_pairs;
+    size_t own = 0;
+    for (size_t i = 0; i < pair_count; i++)
+        if (!slot_equal(&pairs[i].base, &pairs[i].derived))
+            pairs[own++] = pairs[i];
+    if (own > 1)
+        qsort(pairs, own, sizeof *pairs, pair_compare_qsort);
+    size_t distinct = 0;
+    char derived_text[48], base_text[48], other_text[48];
+    for (size_t i = 0; i < own; i++) {
+        if (distinct > 0 && pair_compare(&pairs[distinct - 1], &pairs[i]) == 0)
+            continue; /* a repeated pair */
+        format_slot(&pairs[i].derived, derived_text, sizeof derived_text);
+        format_slot(&pairs[i].base, base_text, sizeof base_text);
+        if (distinct > 0 && slot_equal(&pairs[distinct - 1].derived, &pairs[i].derived)) {
+            format_slot(&pairs[distinct - 1].base, other_text, sizeof other_text);
+            return parse_error(p, record_offset, "record %" PRIu32 ": derived slot %s has two "
+                               "bases, %s and %s (expected one base per derived pointer)",
+                               record_index, derived_text, other_text, base_text);
+        }
+        if (sorted_slots_contain(p->scratch_bases, base_count, &pairs[i].derived))
+            return parse_error(p, record_offset, "record %" PRIu32 ": slot %s is a base and "
+                               "also the derived pointer of base %s (expected a slot to hold "
+                               "one or the other)", record_index, derived_text, base_text);
+        pairs[distinct++] = pairs[i];
+    }
+    *derived_count = distinct;
+    return 0;
+}
+
+/* Appends the normalised bases and derived pairs of one record to the output. */
+static int append_gc_roots(parser *p, uint32_t record_index, size_t record_offset,
+                           size_t pair_count, stackmap_record *record)
+{
+    size_t base_count = distinct_bases(p, pair_count);
+    size_t derived_count = 0;
+    if (distinct_derived_pairs(p, record_index, record_offset, pair_count, base_count,
+                               &derived_count))
+        return -1;
+    stackmap_table *out = p->out;
+    if (!reserve((void **)&out->slots, &p->slot_capacity, out->slot_count + base_count,
+                 sizeof(stackmap_slot)) ||
+        !reserve((void **)&out->pairs, &p->pair_capacity, out->pair_count + derived_count,
+                 sizeof(stackmap_derived)))
+        return parse_error(p, record_offset, "out of memory for the GC roots of record %" PRIu32,
+                           record_index);
+    /* Empty arrays may still be NULL: no pointer arithmetic or memcpy on them. */
+    if (base_count)
+        memcpy(out->slots + out->slot_count, p->scratch_bases, base_count * sizeof(stackmap_slot));
+    if (derived_count)
+        memcpy(out->pairs + out->pair_count, p->scratch_pairs,
+               derived_count * sizeof(stackmap_derived));
+    out->slot_count += base_count;
+    out->pair_count += derived_count;
+    /* Pointers are set once every array has stopped moving (finish_table). */
+    record->base_count = (uint32_t)base_count;
+    record->derived_count = (uint32_t)derived_count;
+    return 0;
+}
+
+/* Checks the live-out list of a record and returns the offset after the record. */
+static int parse_live_outs(parser *p, uint32_t record_index, size_t locations_end,
+                           size_t *record_end)
+{
+    size_t header = p->table_start + align_up_8(locations_end - p->table_start);
+    if (header > p->length || p->length - header < LIVE_OUT_HEADER_SIZE)
+        return parse_error(p, locations_end, "truncated record %" PRIu32 ": the live-out count "
+                           "at offset %zu is past the end of the input (%zu bytes)",
+                           record_index, header + 2, p->length);
+    uint16_t live_out_count = load_u16(p->bytes + header + 2);
+    size_t first = header + LIVE_OUT_HEADER_SIZE;
+    size_t needed = (size_t)live_out_count * LIVE_OUT_SIZE;
+    if (p->length - first < needed)
+        return parse_error(p, header, "record %" PRIu32 ": %u live-outs need %zu bytes but %zu "
+                           "remain (overlong live-out list)", record_index, live_out_count,
+                           needed, p->length - first);
+    for (size_t i = 0; i < live_out_count; i++) {
+        uint16_t dwarf_reg = load_u16(p->bytes + first + i * LIVE_OUT_SIZE);
+        if (dwarf_reg > STACKMAP_DWARF_LAST)
+            return parse_error(p, first + i * LIVE_OUT_SIZE, "record %" PRIu32 " live-out %zu: "
+                               "DWARF register %u (expected an x86-64 register number, 0-%d)",
+                               record_index, i, dwarf_reg, STACKMAP_DWARF_LAST);
+    }
+    size_t end = p->table_start + align_up_8(first + needed - p->table_start);
+    if (end > p->length)
+        return parse_error(p, first + needed, "truncated record %" PRIu32 ": its padding to 8 "
+                           "bytes ends at offset %zu, past the end of the input (%zu bytes)",
+                           record_index, end, p->length);
+    *record_end = end;
+    return 0;
+}
+
+/* Where one record's parts lie in the input, and its fixed fields. */
+typedef struct record_layout {
+    size_t start, locations_start, end;
+    uint64_t id;
+    uint32_t instruction_offset;
+    uint16_t location_count;
+} record_layout;
+
+/* Bounds-checks the record at start, live-outs and padding included. */
+static int read_record_layout(parser *p, uint32_t record_index, size_t start,
+                              record_layout *layout)
+{
+    if (p->length - start < RECORD_HEADER_SIZE)
+        return parse_error(p, start, "truncated record %" PRIu32 ": its 16-byte header needs "
+                           "%d bytes but %zu remain", record_index, RECORD_HEADER_SIZE,
+                           p->length - start);
+    const uint8_t *at = p->bytes + start;
+    *layout = (record_layout){
+        .start = start,
+        .locations_start = start + RECORD_HEADER_SIZE,
+        .id = load_u64(at),
+        .instruction_offset = load_u32(at + 8),
+        .location_count = load_u16(at + 14),
+    };
+    size_t locations_bytes = (size_t)layout->location_count * LOCATION_SIZE;
+    if (p->length - layout->locations_start < locations_bytes)
+        return parse_error(p, start, "truncated record %" PRIu32 ": %u locations need %zu bytes "
+                           "but %zu remain", record_index, layout->location_count,
+                           locations_bytes, p->length - layout->locations_start);
+    return parse_live_outs(p, record_index, layout->locations_start + locations_bytes,
+                           &layout->end);
+}
+
+/* Checks that the record describes a call site of function a walker can use. */
+static int check_call_site(parser *p, uint32_t record_index, const record_layout *layout,
+                           const function_entry *function)
+{
+    if (layout->id == UINT64_MAX && layout->location_count == 0)
+        return parse_error(p, layout->start, "record %" PRIu32 " has id UINT64_MAX and no "
+                           "locations (LLVM could not encode this call site: over 65535 "
+                           "locations or live-outs)", record_index);
+    if (layout->instruction_offset == 0)
+        return parse_error(p, layout->start, "record %" PRIu32 ": instruction offset 0 (expected "
+                           "the offset of a return address, after a call)", record_index);
+    if (function->address > UINTPTR_MAX - layout->instruction_offset)
+        return parse_error(p, layout->start, "record %" PRIu32 ": function address %#" PRIx64
+                           " + instruction offset %" PRIu32 " overflows (expected a code "
+                           "address)", record_index, function->address,
+                           layout->instruction_offset);
+    if (layout->location_count < STATEPOINT_CONSTANTS)
+        return parse_error(p, layout->start, "record %" PRIu32 " has %u locations (expected at "
+                           "least the %d statepoint constants: calling convention, flags, deopt "
+                           "count)", record_index, layout->location_count, STATEPOINT_CONSTANTS);
+    return 0;
+}
+
+/* Skips the statepoint constants and deopt state and collects the GC pointer
+ * pairs into p->scratch_pairs; *kept is how many have a real base. */
+static int collect_statepoint_roots(parser *p, uint32_t record_index, const record_layout *layout,
+                                    uint64_t stack_size, size_t *kept)
+{
+    uint32_t deopt_count = 0;
+    if (parse_statepoint_constants(p, record_index, layout->locations_start,
+                                   layout->location_count, &deopt_count))
+        return -1;
+    unsigned first_gc = STATEPOINT_CONSTANTS + deopt_count;
+    for (unsigned i = STATEPOINT_CONSTANTS; i < first_gc; i++) {
+        location deopt = decode_location(p, layout->locations_start + i * LOCATION_SIZE);
+        if (check_location(p, record_index, i, &deopt))
+            return -1;
+    }
+    unsigned gc_count = layout->location_count - first_gc;
+    if (gc_count % 2 != 0)
+        return parse_error(p, layout->start, "record %" PRIu32 ": %u GC pointer locations after %"
+                           PRIu32 " deopt locations (expected an even number: (base, derived) "
+                           "pairs)", record_index, gc_count, deopt_count);
+    return collect_gc_pairs(p, record_index, layout->locations_start + first_gc * LOCATION_SIZE,
+                            first_gc, gc_count / 2, stack_size, kept);
+}
+
+/* Parses the record at *position, of function, and appends it to the output. */
+static int parse_record(parser *p, uint32_t record_index, const function_entry *function,
+                        size_t *position)
+{
+    record_layout layout = {0};
+    size_t kept = 0;
+    if (read_record_layout(p, record_index, *position, &layout) ||
+        check_call_site(p, record_index, &layout, function) ||
+        collect_statepoint_roots(p, record_index, &layout, function->stack_size, &kept))
+        return -1;
+    stackmap_table *out = p->out;
+    stackmap_record *record = &out->records[out->record_count];
+    *record = (stackmap_record){
+        .return_address = (uintptr_t)function->address + layout.instruction_offset,
+        .function_address = (uintptr_t)function->address,
+        .stack_size = function->stack_size,
+        .id = layout.id,
+    };
+    if (append_gc_roots(p, record_index, layout.start, kept, record))
+        return -1;
+    out->record_offsets[out->record_count++] = layout.start;
+    *position = layout.end;
+    return 0;
+}
+
+static function_entry decode_function(const parser *p, size_t offset)
+{
+    const uint8_t *at = p->bytes + offset;
+    return (function_entry){load_u64(at), load_u64(at + 8), load_u64(at + 16)};
+}
+
+static int check_function(parser *p, uint32_t index, const function_entry *function,
+                          size_t offset, uint32_t record_total)
+{
+    if (function->stack_size != STACKMAP_DYNAMIC_FRAME &&
+        (function->stack_size % 8 != 0 || function->stack_size > MAXIMUM_FRAME_BYTES))
+        return parse_error(p, offset, "function %" PRIu32 " (address %#" PRIx64 "): stack size %"
+                           PRIu64 " (expected a multiple of 8 up to 1 GiB, or UINT64_MAX for a "
+                           "dynamic frame)", index, function->address, function->stack_size);
+    if (function->record_count > record_total)
+        return parse_error(p, offset, "function %" PRIu32 " (address %#" PRIx64 ") claims %"
+                           PRIu64 " records (expected at most NumRecords = %" PRIu32 ")", index,
+                           function->address, function->record_count, record_total);
+    return 0;
+}
+
+typedef struct table_header {
+    uint32_t function_count, constant_count, record_count;
+} table_header;
+
+static int parse_header(parser *p, size_t start, table_header *header)
+{
+    size_t remaining = p->length - start;
+    if (remaining < HEADER_SIZE)
+        return parse_error(p, start, "truncated header: %zu bytes remain (expected a %d-byte "
+                           "StackMap header)", remaining, HEADER_SIZE);
+    const uint8_t *at = p->bytes + start;
+    if (at[0] != STACKMAP_VERSION)
+        return parse_error(p, start, "StackMap version %u (expected %d)", at[0],
+                           STACKMAP_VERSION);
+    if (at[1] != 0 || load_u16(at + 2) != 0)
+        return parse_error(p, start + 1, "header reserved fields are %#x and %#x (expected 0)",
+                           at[1], load_u16(at + 2));
+    *header = (table_header){load_u32(at + 4), load_u32(at + 8), load_u32(at + 12)};
+    remaining -= HEADER_SIZE;
+    uint64_t function_bytes = (uint64_t)header->function_count * FUNCTION_SIZE;
+    if (function_bytes > remaining)
+        return parse_error(p, start + 4, "truncated function table: %" PRIu32 " functions need %"
+                           PRIu64 " bytes but %zu remain", header->function_count,
+                           function_bytes, remaining);
+    remaining -= function_bytes;
+    uint64_t constant_bytes = (uint64_t)header->constant_count * CONSTANT_SIZE;
+    if (constant_bytes > remaining)
+        return parse_error(p, start + 8, "truncated constant table: %" PRIu32 " constants need %"
+                           PRIu64 " bytes but %zu remain", header->constant_count,
+                           constant_bytes, remaining);
+    remaining -= constant_bytes;
+    uint64_t record_bytes = (uint64_t)header->record_count * MINIMUM_RECORD_SIZE;
+    if (record_bytes > remaining)
+        return parse_error(p, start + 12, "truncated record table: %" PRIu32 " records need at "
+                           "least %" PRIu64 " bytes but %zu remain", header->record_count,
+                           record_bytes, remaining);
+    return 0;
+}
+
+/* Checks every function entry and that their record counts add up. */
+static int check_function_table(parser *p, size_t functions_start, const table_header *header)
+{
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < header->function_count; i++) {
+        size_t offset = functions_start + (size_t)i * FUNCTION_SIZE;
+        function_entry function = decode_function(p, offset);
+        if (check_function(p, i, &function, offset, header->record_count))
+            return -1;
+        sum += function.record_count; /* each <= 2^32: no overflow */
+    }
+    if (sum != header->record_count)
+        return parse_error(p, p->table_start + 12, "function record counts sum to %" PRIu64
+                           " (expected NumRecords = %" PRIu32 ")", sum, header->record_count);
+    return 0;
+}
+
+/* Parses the table at *position and moves *position past it. */
+static int parse_one_table(parser *p, size_t *position)
+{
+    table_header header = {0};
+    p->table_start = *position;
+    if (parse_header(p, p->table_start, &header))
+        return -1;
+    p->constant_count = header.constant_count;
+    size_t functions_start = p->table_start + HEADER_SIZE;
+    if (check_function_table(p, functions_start, &header))
+        return -1;
+    stackmap_table *out = p->out;
+    size_t needed = out->record_count + header.record_count;
+    if (!reserve((void **)&out->records, &p->record_capacity, needed, sizeof(stackmap_record)) ||
+        !reserve((void **)&out->record_offsets, &p->offset_capacity, needed, sizeof(size_t)))
+        return parse_error(p, p->table_start, "out of memory for %" PRIu32 " records",
+                           header.record_count);
+    size_t record_position = functions_start + (size_t)header.function_count * FUNCTION_SIZE +
+                             (size_t)header.constant_count * CONSTANT_SIZE;
+    uint32_t record_index = 0;
+    for (uint32_t f = 0; f < header.function_count; f++) {
+        function_entry function = decode_function(p, functions_start + (size_t)f * FUNCTION_SIZE);
+        for (uint64_t r = 0; r < function.record_count; r++)
+            if (parse_record(p, record_index++, &function, &record_position))
+                return -1;
+    }
+    out->table_count++;
+    *position = record_position;
+    return 0;
+}
+
+static bool is_zero_word(const parser *p, size_t position)
+{
+    if (p->length - position < 8)
+        return false;
+    return load_u64(p->bytes + position) == 0;
+}
+
+/* Points every record at its bases and pairs, now that the arrays are final. */
+static void finish_table(stackmap_table *table)
+{
+    size_t slot_cursor = 0, pair_cursor = 0;
+    for (size_t i = 0; i < table->record_count; i++) {
+        stackmap_record *record = &table->records[i];
+        record->bases = record->base_count ? table->slots + slot_cursor : NULL;
+        record->derived = record->derived_count ? table->pairs + pair_cursor : NULL;
+        slot_cursor += record->base_count;
+        pair_cursor += record->derived_count;
+    }
+    table->signature = STACKMAP_TABLE_SIGNATURE;
+}
+
+void stackmap_table_release(stackmap_table *table)
+{
+    if (!table)
+        return;
+    free(table->records);
+    free(table->record_offsets);
+    free(table->slots);
+    free(table->pairs);
+    memset(table, 0, sizeof *table);
+}
+
+int stackmap_parse(const uint8_t *bytes, size_t length, const char *origin,
+                   stackmap_table *table, char *error, size_t error_size)
+{
+    memset(table, 0, sizeof *table);
+    if (error_size)
+        error[0] = '\0';
+    parser p = {
+        .bytes = bytes,
+        .length = bytes ? length : 0,
+        .origin = origin ? origin : "stackmap",
+        .error = error,
+        .error_size = error_size,
+        .out = table,
+    };
+    int status = 0;
+    size_t position = 0;
+    while (status == 0 && position < p.length) {
+        if (is_zero_word(&p, position))
+            position += 8; /* linker padding between tables */
+        else
+            status = parse_one_table(&p, &position);
+    }
+    free(p.scratch_pairs);
+    free(p.scratch_bases);
+    if (status) {
+        stackmap_table_release(table);
+        return -1;
+    }
+    finish_table(table);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Consistency checks (MPS style): cheap enough for debug builds and the
+ * verifier, and written against the record alone.
+ */
+static _Thread_local char check_problem[256];
+
+static bool base_problem(const stackmap_record *record, char *problem, size_t size)
+{
+    for (uint32_t i = 0; i < record->base_count; i++) {
+        const stackmap_slot *slot = &record->bases[i];
+        if (slot_problem(slot, record->stack_size, problem, size))
+            return true;
+        if (i > 0 && slot_compare(&record->bases[i - 1], slot) >= 0) {
+            snprintf(problem, size, "bases %" PRIu32 " and %" PRIu32 " are not in strictly "
+                     "increasing order", i - 1, i);
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool derived_problem(const stackmap_record *record, char *problem, size_t size)
+{
+    for (uint32_t i = 0; i < record->derived_count; i++) {
+        const stackmap_derived *pair = &record->derived[i];
+        if (slot_problem(&pair->derived, record->stack_size, problem, size))
+            return true;
+        if (!sorted_slots_contain(record->bases, record->base_count, &pair->base)) {
+            snprintf(problem, size, "derived pair %" PRIu32 " has a base that is not in bases", i);
+            return true;
+        }
+        if (sorted_slots_contain(record->bases, record->base_count, &pair->derived)) {
+            snprintf(problem, size, "derived pair %" PRIu32 " has a derived slot that is a base", i);
+            return true;
+        }
+        if (i > 0 && slot_compare(&record->derived[i - 1].derived, &pair->derived) >= 0) {
+            snprintf(problem, size, "derived pairs %" PRIu32 " and %" PRIu32 " are not in "
+                     "strictly increasing derived-slot order", i - 1, i);
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool frame_problem(const stackmap_record *record, char *problem, size_t size)
+{
+    if (record->return_address <= record->function_address ||
+        record->return_address - record->function_address > UINT32_MAX) {
+        snprintf(problem, size, "return address %#" PRIxPTR " is not within 4 GiB after "
+                 "function address %#" PRIxPTR, record->return_address, record->function_address);
+        return true;
+    }
+    if (record->stack_size != STACKMAP_DYNAMIC_FRAME &&
+        (record->stack_size % 8 != 0 || record->stack_size > MAXIMUM_FRAME_BYTES)) {
+        snprintf(problem, size, "stack size %" PRIu64 " is neither a multiple of 8 up to 1 GiB "
+                 "nor STACKMAP_DYNAMIC_FRAME", record->stack_size);
+        return true;
+    }
+    if ((record->base_count && !record->bases) || (record->derived_count && !record->derived)) {
+        snprintf(problem, size, "a slot count is non-zero but its array is NULL");
+        return true;
+    }
+    if (record->derived_count && !record->base_count) {
+        snprintf(problem, size, "derived pairs without bases");
+        return true;
+    }
+    return false;
+}
+
+const char *stackmap_record_problem(const stackmap_record *record)
+{
+    char *problem = check_problem;
+    size_t size = sizeof check_problem;
+    if (!record) {
+        snprintf(problem, size, "record is NULL");
+        return problem;
+    }
+    if (frame_problem(record, problem, size) || base_problem(record, problem, size) ||
+        derived_problem(record, problem, size))
+        return problem;
+    return NULL;
+}
+
+int stackmap_record_check(const stackmap_record *record)
+{
+    return stackmap_record_problem(record) == NULL;
+}
+
+int stackmap_table_check(const stackmap_table *table)
+{
+    if (!table || table->signature != STACKMAP_TABLE_SIGNATURE)
+        return 0;
+    if (table->record_count && (!table->records || !table->record_offsets))
+        return 0;
+    size_t slots = 0, pairs = 0;
+    for (size_t i = 0; i < table->record_count; i++) {
+        const stackmap_record *record = &table->records[i];
+        if (!stackmap_record_check(record))
+            return 0;
+        if (record->base_count && record->bases != table->slots + slots)
+            return 0;
+        if (record->derived_count && record->derived != table->pairs + pairs)
+            return 0;
+        slots += record->base_count;
+        pairs += record->derived_count;
+    }
+    return slots == table->slot_count && pairs == table->pair_count;
+}
+
+/* ---------------------------------------------------------------------------
+ * The registry.
+ */
+
+/* One slot of the index. Written once, by a registry writer under
+ * registry_lock: record (plain) and then return_address (release). Read by
+ * stackmap_lookup: return_address (acquire), then record. 0 means empty. */
+typedef struct index_entry {
+    _Atomic uintptr_t return_address;
+    const stackmap_record *record;
+} index_entry;
+
+typedef struct return_address_index {
+    unsigned capacity_log2;
+    size_t count; /* entries in use; writer only, under registry_lock */
+    index_entry entries[];
+} return_address_index;
+
+/* A registered input: never freed, so records and origins live forever. */
+typedef struct registered_table {
+    struct registered_table *next; /* set before the node is published */
+    char *origin;
+    stackmap_table table;
+} registered_table;
+
+enum { MINIMUM_INDEX_LOG2 = 8 };
+
+/* ThreadSanitizer cannot see liburcu's grace periods (the library is not
+ * instrumented), so it would report the free of a retired index as a race
+ * with the readers that finished with it. Tell it what RCU guarantees: every
+ * read-side critical section ends before the grace period that follows it, so
+ * a reader's last use of an index happens before the writer frees it. */
+#if defined(__SANITIZE_THREAD__)
+#define STACKMAP_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define STACKMAP_TSAN 1
+#endif
+#endif
+#ifdef STACKMAP_TSAN
+void __tsan_acquire(void *address);
+void __tsan_release(void *address);
+static char grace_period_marker;
+#define READER_DONE_WITH_INDEX() __tsan_release(&grace_period_marker)
+#define WRITER_WAITED_FOR_READERS() __tsan_acquire(&grace_period_marker)
+#else
+#define READER_DONE_WITH_INDEX() ((void)0)
+#define WRITER_WAITED_FOR_READERS() ((void)0)
+#endif
+
+/* Serialises registry writers; readers never take it. */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Writer: a registry writer under registry_lock, release store when a bigger
+ * index replaces the old one (freed after an RCU grace period). Reader:
+ * stackmap_lookup, acquire load inside an RCU read-side critical section. */
+static return_address_index *_Atomic registry_index;
+
+/* Writer: a registry writer under registry_lock, release store of a new head
+ * whose next is already set. Reader: stackmap_registry_nearest_function and
+ * conflict messages, acquire load; nodes are never freed. */
+static registered_table *_Atomic registry_tables;
+
+/* Writer: a registry writer under registry_lock (relaxed). Reader:
+ * stackmap_registry_record_count (relaxed: a statistic). */
+static atomic_size_t registry_record_total;
+
+static size_t index_capacity(const return_address_index *index)
+{
+    return (size_t)1 << index->capacity_log2;
+}
+
+/* Fibonacci hashing: return addresses differ in low bits; the top bits of
+ * the product mix all of them. */
+static size_t index_home(const return_address_index *index, uintptr_t return_address)
+{
+    return (size_t)(((uint64_t)return_address * UINT64_C(0x9E3779B97F4A7C15)) >>
+                    (64 - index->capacity_log2));
+}
+
+static const stackmap_record *index_find(const return_address_index *index,
+                                         uintptr_t return_address)
+{
+    size_t mask = index_capacity(index) - 1;
+    /* At most half full, so the probe always meets an empty entry. */
+    for (size_t i = index_home(index, return_address);; i = (i + 1) & mask) {
+        uintptr_t key =
+            atomic_load_explicit(&index->entries[i].return_address, memory_order_acquire);
+        if (key == return_address)
+            return index->entries[i].record;
+        if (key == 0)
+            return NULL;
+    }
+}
+
+/* Writer only, under registry_lock; the caller has checked there is room. */
+static void index_insert(return_address_index *index, const stackmap_record *record)
+{
+    size_t mask = index_capacity(index) - 1;
+    for (size_t i = index_home(index, record->return_address);; i = (i + 1) & mask) {
+        index_entry *entry = &index->entries[i];
+        if (atomic_load_explicit(&entry->return_address, memory_order_relaxed) != 0)
+            continue;
+        entry->record = record;
+        atomic_store_explicit(&entry->return_address, record->return_address,
+                              memory_order_release);
+        index->count++;
+        return;
+    }
+}
+
+static return_address_index *index_create(unsigned capacity_log2)
+{
+    size_t capacity = (size_t)1 << capacity_log2;
+    return_address_index *index = calloc(1, sizeof *index + capacity * sizeof(index_entry));
+    if (index)
+        index->capacity_log2 = capacity_log2;
+    return index;
+}
+
+/* Makes sure the published index has room for extra more entries at most
+ * half full, replacing it with a bigger copy if not. Under registry_lock. */
+static int index_make_room(size_t extra)
+{
+    return_address_index *old = atomic_load_explicit(&registry_index, memory_order_relaxed);
+    size_t wanted = (old ? old->count : 0) + extra;
+    if (old && wanted <= index_capacity(old) / 2)
+        return 0;
+    unsigned log2 = MINIMUM_INDEX_LOG2;
+    while (((size_t)1 << log2) / 2 < wanted)
+        log2++;
+    return_address_index *bigger = index_create(log2);
+    if (!bigger)
+        return -1;
+    for (size_t i = 0; old && i < index_capacity(old); i++)
+        if (atomic_load_explicit(&old->entries[i].return_address, memory_order_relaxed))
+            index_insert(bigger, old->entries[i].record);
+    atomic_store_explicit(&registry_index, bigger, memory_order_release);
+    if (old) {
+        /* Readers that loaded the old pointer finish before it is freed. */
+        urcu_memb_synchronize_rcu();
+        WRITER_WAITED_FOR_READERS();
+        free(old);
+    }
+    return 0;
+}
+
+static bool slots_identical(const stackmap_slot *a, const stackmap_slot *b, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (!slot_equal(&a[i], &b[i]))
+            return false;
+    return true;
+}
+
+static bool records_identical(const stackmap_record *a, const stackmap_record *b)
+{
+    if (a->return_address != b->return_address || a->function_address != b->function_address ||
+        a->stack_size != b->stack_size || a->id != b->id || a->base_count != b->base_count ||
+        a->derived_count != b->derived_count)
+        return false;
+    if (!slots_identical(a->bases, b->bases, a->base_count))
+        return false;
+    for (uint32_t i = 0; i < a->derived_count; i++)
+        if (pair_compare(&a->derived[i], &b->derived[i]) != 0)
+            return false;
+    return true;
+}
+
+/* The registered input that owns record, for messages. */
+static const registered_table *owner_of(const stackmap_record *record)
+{
+    for (const registered_table *node =
+             atomic_load_explicit(&registry_tables, memory_order_acquire);
+         node; node = node->next) {
+        const stackmap_table *table = &node->table;
+        if (record >= table->records && record < table->records + table->record_count)
+            return node;
+    }
+    return NULL;
+}
+
+static int record_address_compare_qsort(const void *a, const void *b)
+{
+    const stackmap_record *x = *(const stackmap_record *const *)a;
+    const stackmap_record *y = *(const stackmap_record *const *)b;
+    if (x->return_address != y->return_address)
+        return x->return_address < y->return_address ? -1 : 1;
+    return x < y ? -1 : x > y; /* input order among duplicates */
+}
+
+typedef struct admission {
+    const registered_table *node;
+    const char *origin;
+    char *error;
+    size_t error_size;
+    const stackmap_record **sorted; /* new records by return address */
+    size_t fresh;                   /* of which were not yet registered */
+} admission;
+
+static __attribute__((format(printf, 3, 4))) int admission_error(admission *a,
+                                                                   const stackmap_record *record,
+                                                                   const char *format, ...)
+{
+    size_t offset = a->node->table.record_offsets[record - a->node->table.records];
+    int used = snprintf(a->error, a->error_size, "%s: offset %zu: ", a->origin, offset);
+    if (used >= 0 && (size_t)used < a->error_size) {
+        va_list ap;
+        va_start(ap, format);
+        vsnprintf(a->error + used, a->error_size - (size_t)used, format, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+enum record_verdict { RECORD_REJECTED = -1, RECORD_ALREADY_KNOWN = 0, RECORD_NEW = 1 };
+
+/* Decides whether record can join the registry. previous is the last record
+ * of this input admitted as new (inputs are judged in return-address order). */
+static enum record_verdict judge_record(admission *a, const stackmap_record *record,
+                                        const stackmap_record *previous,
+                                        const return_address_index *index)
+{
+    const stackmap_table *table = &a->node->table;
+    if (record->function_address == 0)
+        return admission_error(a, record, "record for return address %#" PRIxPTR " has function "
+                               "address 0 (expected a linked address; a table from an unlinked "
+                               "object file has unresolved relocations)", record->return_address);
+    if (previous && previous->return_address == record->return_address) {
+        if (records_identical(previous, record))
+            return RECORD_ALREADY_KNOWN;
+        return admission_error(a, record, "record for return address %#" PRIxPTR " conflicts "
+                               "with the record at offset %zu of the same input (expected "
+                               "identical records for one return address)",
+                               record->return_address,
+                               table->record_offsets[previous - table->records]);
+    }
+    const stackmap_record *existing = index ? index_find(index, record->return_address) : NULL;
+    if (!existing)
+        return RECORD_NEW;
+    if (records_identical(existing, record))
+        return RECORD_ALREADY_KNOWN;
+    const registered_table *owner = owner_of(existing);
+    return admission_error(a, record, "record for return address %#" PRIxPTR " conflicts with "
+                           "the one registered from %s (expected identical records for one "
+                           "return address)", record->return_address, owner ? owner->origin : "?");
+}
+
+/* Compacts a->sorted to the records that are new to the registry, or fails
+ * on a record that cannot be registered. Under registry_lock. */
+static int admit_records(admission *a)
+{
+    const return_address_index *index =
+        atomic_load_explicit(&registry_index, memory_order_relaxed);
+    size_t kept = 0;
+    for (size_t i = 0; i < a->node->table.record_count; i++) {
+        const stackmap_record *record = a->sorted[i];
+        const stackmap_record *previous = kept ? a->sorted[kept - 1] : NULL;
+        enum record_verdict verdict = judge_record(a, record, previous, index);
+        if (verdict == RECORD_REJECTED)
+            return -1;
+        if (verdict == RECORD_NEW)
+            a->sorted[kept++] = record;
+    }
+    a->fresh = kept;
+    return 0;
+}
+
+/* Checks, then inserts, all or nothing. Under registry_lock. */
+static int register_table_locked(registered_table *node, char *error, size_t error_size)
+{
+    stackmap_table *table = &node->table;
+    admission a = {node, node->origin, error, error_size, NULL, 0};
+    a.sorted = malloc((table->record_count ? table->record_count : 1) * sizeof *a.sorted);
+    if (!a.sorted) {
+        snprintf(error, error_size, "%s: offset 0: out of memory", node->origin);
+        return -1;
+    }
+    for (size_t i = 0; i < table->record_count; i++)
+        a.sorted[i] = &table->records[i];
+    qsort(a.sorted, table->record_count, sizeof *a.sorted, record_address_compare_qsort);
+    int status = admit_records(&a);
+    if (status == 0 && index_make_room(a.fresh) != 0) {
+        snprintf(error, error_size, "%s: offset 0: out of memory for a %zu-entry index",
+                 node->origin, a.fresh);
+        status = -1;
+    }
+    if (status == 0) {
+        return_address_index *index = atomic_load_explicit(&registry_index, memory_order_relaxed);
+        for (size_t i = 0; i < a.fresh; i++)
+            index_insert(index, a.sorted[i]);
+        node->next = atomic_load_explicit(&registry_tables, memory_order_relaxed);
+        atomic_store_explicit(&registry_tables, node, memory_order_release);
+        atomic_fetch_add_explicit(&registry_record_total, a.fresh, memory_order_relaxed);
+    }
+    free(a.sorted);
+    return status;
+}
+
+static void lock_registry(void)
+{
+    int rc = pthread_mutex_lock(&registry_lock);
+    if (rc)
+        CORRAL_FATAL("stackmap registry: pthread_mutex_lock failed with %d", rc);
+}
+
+static void unlock_registry(void)
+{
+    int rc = pthread_mutex_unlock(&registry_lock);
+    if (rc)
+        CORRAL_FATAL("stackmap registry: pthread_mutex_unlock failed with %d", rc);
+}
+
+int stackmap_registry_add(const uint8_t *bytes, size_t length, const char *origin,
+                          char *error, size_t error_size)
+{
+    origin = origin ? origin : "stackmap";
+    registered_table *node = calloc(1, sizeof *node);
+    char *origin_copy = strdup(origin);
+    if (!node || !origin_copy) {
+        snprintf(error, error_size, "%s: offset 0: out of memory", origin);
+        free(node);
+        free(origin_copy);
+        return -1;
+    }
+    node->origin = origin_copy;
+    if (stackmap_parse(bytes, length, origin_copy, &node->table, error, error_size) != 0) {
+        free(origin_copy);
+        free(node);
+        return -1;
+    }
+    CORRAL_DEBUG_ASSERT(stackmap_table_check(&node->table), "%s: parsed table fails its check",
+                        origin);
+    lock_registry();
+    int status = register_table_locked(node, error, error_size);
+    unlock_registry();
+    if (status != 0) {
+        stackmap_table_release(&node->table);
+        free(origin_copy);
+        free(node);
+    }
+    return status;
+}
+
+/* Defined by the linker when some object has an llvm_stackmaps section
+ * (CORRAL_ABI_STACKMAP_SECTION); weak so a program without one links. */
+extern const uint8_t __start_llvm_stackmaps[] __attribute__((weak));
+extern const uint8_t __stop_llvm_stackmaps[] __attribute__((weak));
+
+int stackmap_registry_add_linked(char *error, size_t error_size)
+{
+    const uint8_t *start = __start_llvm_stackmaps;
+    const uint8_t *stop = __stop_llvm_stackmaps;
+    if (!start || !stop || stop <= start)
+        return 0;
+    return stackmap_registry_add(start, (size_t)(stop - start), "executable", error, error_size);
+}
+
+const stackmap_record *stackmap_lookup_in_read_section(uintptr_t return_address)
+{
+    if (return_address == 0)
+        return NULL; /* 0 marks an empty entry */
+    const return_address_index *index =
+        atomic_load_explicit(&registry_index, memory_order_acquire);
+    const stackmap_record *record = index ? index_find(index, return_address) : NULL;
+    READER_DONE_WITH_INDEX();
+    return record;
+}
+
+const stackmap_record *stackmap_lookup(uintptr_t return_address)
+{
+    urcu_memb_read_lock();
+    const stackmap_record *record = stackmap_lookup_in_read_section(return_address);
+    urcu_memb_read_unlock();
+    return record;
+}
+
+size_t stackmap_registry_record_count(void)
+{
+    return atomic_load_explicit(&registry_record_total, memory_order_relaxed);
+}
+
+uintptr_t stackmap_registry_nearest_function(uintptr_t address, uintptr_t *last_return_address,
+                                             const char **origin)
+{
+    uintptr_t best = 0, best_last = 0;
+    const char *best_origin = NULL;
+    for (const registered_table *node =
+             atomic_load_explicit(&registry_tables, memory_order_acquire);
+         node; node = node->next) {
+        for (size_t i = 0; i < node->table.record_count; i++) {
+            const stackmap_record *record = &node->table.records[i];
+            if (record->function_address > address || record->function_address < best)
+                continue;
+            if (record->function_address > best) {
+                best = record->function_address;
+                best_last = 0;
+                best_origin = node->origin;
+            }
+            if (record->return_address > best_last)
+                best_last = record->return_address;
+        }
+    }
+    if (last_return_address)
+        *last_return_address = best_last;
+    if (origin)
+        *origin = best_origin;
+    return best;
+}

@@ -1,0 +1,151 @@
+/* stackmap.h — LLVM StackMap v3 tables: the parser and the process-wide
+ * registry that maps a return address to the GC roots of its frame.
+ *
+ * What this module guarantees
+ *   - Parsing never reads outside [bytes, bytes + length) and never crashes on
+ *     corrupt input: every problem is an error "ORIGIN: offset N: what is wrong
+ *     (expected ...)" with N the byte offset in the input.
+ *   - Every record is a statepoint (3 constants: calling convention, flags,
+ *     deopt count N; N deopt locations, skipped; then (base, derived) pairs).
+ *     Pairs are normalised: each distinct base slot appears once in `bases`;
+ *     a pair whose derived slot is its base slot, a repeated pair, and a pair
+ *     whose base is a constant (null: nothing to relocate) are dropped.
+ *     `bases` is sorted by (kind, register, offset); `derived` by derived slot.
+ *   - Records live forever once registered; lookups are lock-free (liburcu
+ *     memb read-side) and may run concurrently with registration.
+ *
+ * How the walker uses a record (x86-64, frame-pointer=all; see design.md §5)
+ *   CFA = sp + stack_size + 8, or rbp + 16 when stack_size is
+ *   STACKMAP_DYNAMIC_FRAME. An INDIRECT slot is the 8-byte word at
+ *   [dwarf_reg + offset] with dwarf_reg RSP (7) or RBP (6) as they were at the
+ *   call. A REGISTER slot is a callee-saved register (RBX, RBP, R12-R15; only
+ *   with -max-registers-for-gc-values): the walker must find where a callee
+ *   saved it, and must reject the frame loudly if it cannot.
+ *   Relocate every derived pair from the base's *old* value before the base
+ *   itself is updated: new_derived = new_base + (old_derived - old_base).
+ *
+ * Thread use: stackmap_parse/stackmap_table_release: any thread, no shared
+ * state. stackmap_registry_add*: any thread (serialised inside). Lookups: any
+ * thread registered with liburcu memb (urcu_memb_register_thread), including
+ * GC workers during a stop.
+ */
+#ifndef CORRAL_STACKMAP_H
+#define CORRAL_STACKMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum stackmap_slot_kind {
+    STACKMAP_SLOT_INDIRECT, /* the spill slot [dwarf_reg + offset] */
+    STACKMAP_SLOT_REGISTER, /* a callee-saved register (offset 0) */
+    STACKMAP_SLOT_CONSTANT, /* nothing to relocate; never present in a parsed record */
+};
+
+/* x86-64 DWARF register numbers the parser and walker care about. */
+enum stackmap_dwarf_register {
+    STACKMAP_DWARF_RBX = 3,
+    STACKMAP_DWARF_RBP = 6,
+    STACKMAP_DWARF_RSP = 7,
+    STACKMAP_DWARF_R12 = 12,
+    STACKMAP_DWARF_R15 = 15,
+    STACKMAP_DWARF_LAST = 125, /* k7, the highest number LLVM's x86-64 target uses */
+};
+
+/* Where one GC pointer lives in a frame at a call site. */
+typedef struct stackmap_slot {
+    uint8_t kind;       /* enum stackmap_slot_kind */
+    uint16_t dwarf_reg; /* x86-64 DWARF numbering: 6 = RBP, 7 = RSP, ... */
+    int32_t offset;     /* INDIRECT: byte offset from dwarf_reg; else 0 */
+} stackmap_slot;
+
+typedef struct stackmap_derived {
+    stackmap_slot base, derived;
+} stackmap_derived;
+
+/* stack_size of a function with dynamic allocas or stack realignment. */
+#define STACKMAP_DYNAMIC_FRAME UINT64_MAX
+
+typedef struct stackmap_record {
+    uintptr_t return_address;   /* function address + instruction offset */
+    uintptr_t function_address;
+    uint64_t stack_size;        /* bytes below the return address, or STACKMAP_DYNAMIC_FRAME */
+    uint64_t id;                /* statepoint id */
+    uint32_t base_count;        /* distinct base slots: each is relocated exactly once */
+    uint32_t derived_count;     /* (base, derived) pairs whose derived slot is not a base slot */
+    const stackmap_slot *bases;
+    const stackmap_derived *derived;
+} stackmap_record;
+
+/* ---------------------------------------------------------------------------
+ * Parsing without the registry (tests, the fuzzer, tools).
+ */
+#define STACKMAP_TABLE_SIGNATURE UINT32_C(0x5AC3A9B1)
+
+/* The records of every table in one input, and the arrays they point into. */
+typedef struct stackmap_table {
+    uint32_t signature;          /* STACKMAP_TABLE_SIGNATURE while valid */
+    uint32_t table_count;        /* StackMap tables found in the input */
+    size_t record_count;
+    stackmap_record *records;    /* in input order */
+    size_t *record_offsets;      /* input offset of each record, for messages */
+    stackmap_slot *slots;        /* owns every record's bases */
+    size_t slot_count;
+    stackmap_derived *pairs;     /* owns every record's derived pairs */
+    size_t pair_count;
+} stackmap_table;
+
+/* Parses and validates every StackMap v3 table in [bytes, bytes + length):
+ * several tables concatenated, with 8-byte zero words tolerated between and
+ * after them. On success returns 0 and fills *table (release it with
+ * stackmap_table_release). On failure returns -1, leaves *table empty and
+ * writes "ORIGIN: offset N: what is wrong (expected ...)" to error. */
+int stackmap_parse(const uint8_t *bytes, size_t length, const char *origin,
+                   stackmap_table *table, char *error, size_t error_size);
+void stackmap_table_release(stackmap_table *table);
+/* 1 when the table and every record in it are consistent, else 0. */
+int stackmap_table_check(const stackmap_table *table);
+
+/* 1 when record is internally consistent (MPS-style check for debug builds
+ * and the verifier), else 0; stackmap_record_problem says what is wrong
+ * (NULL when nothing is). */
+int stackmap_record_check(const stackmap_record *record);
+const char *stackmap_record_problem(const stackmap_record *record);
+
+/* ---------------------------------------------------------------------------
+ * The process-wide registry.
+ */
+
+/* Parses and validates every table in [bytes, bytes + length) and adds all
+ * their records, or none of them. origin names the source in messages
+ * ("executable", "jit module 3"); it is copied. Duplicate return addresses
+ * (within the input or with earlier tables) are accepted when the records are
+ * identical and rejected when they conflict. A function at address 0 (a table
+ * taken from an unlinked object file) is rejected. Returns 0, or -1 with
+ * "ORIGIN: offset N: what is wrong (expected ...)" in error. */
+int stackmap_registry_add(const uint8_t *bytes, size_t length, const char *origin,
+                          char *error, size_t error_size);
+/* Registers the section linked into the executable between
+ * __start_llvm_stackmaps and __stop_llvm_stackmaps (weak: absent means
+ * nothing to register, returns 0). Origin "executable". */
+int stackmap_registry_add_linked(char *error, size_t error_size);
+
+/* Lock-free lookup; NULL when return_address has no record. The caller must
+ * be registered with liburcu memb; it may hold no lock. */
+const stackmap_record *stackmap_lookup(uintptr_t return_address);
+/* The same inside a read-side critical section the caller already holds
+ * (urcu_memb_read_lock ... urcu_memb_read_unlock), so a stack walk pays for
+ * the read lock once instead of once per frame: the library's read lock is
+ * an out-of-line call, about half the cost of a lookup. The caller must not
+ * call stackmap_registry_add* inside that section (it waits for readers). */
+const stackmap_record *stackmap_lookup_in_read_section(uintptr_t return_address);
+/* Distinct return addresses registered so far. */
+size_t stackmap_registry_record_count(void);
+
+/* For error reports only (slow, any thread, no RCU needed): the managed
+ * function with the greatest address <= address, or 0 when none. Sets
+ * *last_return_address to its highest registered return address and *origin
+ * to the origin of the table it came from. */
+uintptr_t stackmap_registry_nearest_function(uintptr_t address, uintptr_t *last_return_address,
+                                             const char **origin);
+
+#endif /* CORRAL_STACKMAP_H */

@@ -1,0 +1,115 @@
+/* thread.c — the registry of attached threads (liburcu, memb flavour).
+ *
+ * Attach and detach take registry_lock and add/remove the record with the
+ * RCU list primitives. The coordinator copies the list under registry_lock
+ * (threads_snapshot): the lock orders a new record's initialisation, and a
+ * detached thread's last writes, before the collection; attach and detach
+ * hold it only briefly and never while waiting for a GC, so the coordinator
+ * never waits long. A thread may attach or detach during a stop (a new
+ * thread starts UNMANAGED: already stopped). A detached record is freed after
+ * a grace period (call_rcu); the coordinator holds rcu_read_lock for the
+ * whole collection, so no record in its snapshot is freed under it.
+ */
+#include <urcu.h>
+
+#include "thread.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "fatal.h"
+
+__thread corral_thread *corral_current_thread;
+
+/* The list of registered threads. Writers: attach/detach under registry_lock
+ * (cds_list_add_tail_rcu / cds_list_del_rcu publish with release order).
+ * Readers: rcu_read_lock sections (coordinator, GC workers, stats). */
+struct cds_list_head corral_thread_list = CDS_LIST_HEAD_INIT(corral_thread_list);
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Writer: attach/detach under registry_lock. Readers: sizing hints (relaxed). */
+static _Atomic size_t registered_count;
+static unsigned next_thread_id = 1; /* under registry_lock */
+
+corral_thread *thread_register_self(struct corral_tlab *tlab)
+{
+    corral_thread *thread = calloc(1, sizeof *thread);
+    if (!thread)
+        CORRAL_FATAL("out of memory for a thread record");
+    atomic_init(&thread->state, THREAD_UNMANAGED);
+    thread->tlab = tlab;
+    thread->tid = (pid_t)syscall(SYS_gettid);
+    thread->pthread = pthread_self();
+    rcu_register_thread();
+    pthread_mutex_lock(&registry_lock);
+    thread->id = next_thread_id++;
+    snprintf(thread->name, sizeof thread->name, "thread %u", thread->id);
+    cds_list_add_tail_rcu(&thread->link, &corral_thread_list);
+    atomic_fetch_add_explicit(&registered_count, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&registry_lock);
+    corral_current_thread = thread;
+    return thread;
+}
+
+static void free_thread_record(struct rcu_head *head)
+{
+    corral_thread *thread = caa_container_of(head, corral_thread, rcu);
+    free(thread->roots.bases);
+    free(thread->roots.derived);
+    free(thread);
+}
+
+void thread_unregister_self(void)
+{
+    corral_thread *thread = corral_current_thread;
+    pthread_mutex_lock(&registry_lock);
+    cds_list_del_rcu(&thread->link);
+    atomic_fetch_sub_explicit(&registered_count, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&registry_lock);
+    corral_current_thread = NULL;
+    /* A collection may hold a pointer to the record until its read section ends. */
+    call_rcu(&thread->rcu, free_thread_record);
+    rcu_unregister_thread();
+}
+
+size_t threads_snapshot(corral_thread ***array, size_t *capacity)
+{
+    pthread_mutex_lock(&registry_lock);
+    size_t count = 0;
+    corral_thread *thread;
+    cds_list_for_each_entry(thread, &corral_thread_list, link) {
+        if (count == *capacity) {
+            *capacity = *capacity ? *capacity * 2 : 64;
+            *array = realloc(*array, *capacity * sizeof **array);
+            if (!*array)
+                CORRAL_FATAL("out of memory for a snapshot of %zu threads", *capacity);
+        }
+        (*array)[count++] = thread;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return count;
+}
+
+size_t threads_count_estimate(void)
+{
+    return atomic_load_explicit(&registered_count, memory_order_relaxed);
+}
+
+const char *thread_check(const corral_thread *thread)
+{
+    uint32_t state = atomic_load_explicit(&thread->state, memory_order_relaxed);
+    if (state > THREAD_PARKED)
+        return "thread state out of range";
+    if (thread->handle_scope_depth > 1u << 20)
+        return "handle scope depth implausible";
+    for (const managed_segment *s = thread->segment; s; s = s->previous) {
+        if (s->outer_cfa == 0 || (s->outer_cfa & 7))
+            return "managed segment without an aligned outer frame";
+        if (s->previous && s->previous->outer_cfa <= s->outer_cfa)
+            return "managed segments not nested in stack order";
+    }
+    if (thread->anchor.return_address && (thread->anchor.stack_pointer & 7))
+        return "anchor stack pointer misaligned";
+    return NULL;
+}

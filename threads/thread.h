@@ -1,0 +1,181 @@
+/* thread.h — mutator threads: their state, the frames a collection must walk,
+ * their handles, and the registry that lists them.
+ *
+ * States and transitions (every arrow is taken by the thread itself, except
+ * that the coordinator only ever *reads* state):
+ *
+ *             attach (registers as UNMANAGED, then resumes)
+ *                 |
+ *                 v          resume_managed: publish MANAGED, re-read the GC
+ *           +-----------+    epoch; if a collection runs, go back and wait
+ *           | UNMANAGED | ---------------------------------------+
+ *           | may block;|                                        |
+ *           | handles   | <---------------------+                v
+ *           | only      |  enter_unmanaged:     |           +---------+
+ *           +-----------+  anchor, then release |           | MANAGED |
+ *                          store of UNMANAGED   +---------- | polls,  |
+ *                                                           | raw refs|
+ *           +-----------+  poll slow path / GC request:     +---------+
+ *           |  PARKED   | <------ anchor, then release store      ^
+ *           | at a      |         of PARKED                       |
+ *           | safepoint | ----------------------------------------+
+ *           +-----------+  resume_managed after the GC epoch turns even
+ *
+ * The coordinator counts a thread as stopped when it reads (acquire)
+ * UNMANAGED or PARKED; the release store that published that state also
+ * published the anchor, so the walker sees the frames as they were left.
+ * The StoreLoad race between "state = MANAGED" and "read the GC epoch" on
+ * the way out is closed either by a fence on the mutator side or by the
+ * coordinator's membarrier() after it sets the epoch (CORRAL_TRANSITION_FENCE).
+ *
+ * Managed stack segments: a thread's stack alternates between managed frames
+ * (walkable through stackmaps) and C frames. Each entry into managed code
+ * (attach from managed code, corral_call_managed, a thread started by
+ * corral_thread_create) pushes a managed_segment recording the CFA of its
+ * outermost managed frame; each exit to C (an unmanaged call's wrapper, a
+ * runtime call that may collect) records an anchor: the return address, SP
+ * and FP of the innermost managed frame. The walker walks from an anchor up
+ * to the segment's outer CFA, then continues from the anchor that the
+ * segment saved for the enclosing managed code.
+ */
+#ifndef CORRAL_THREAD_H
+#define CORRAL_THREAD_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <urcu/call-rcu.h>
+#include <urcu/list.h>
+#include <urcu/rculist.h>
+
+enum thread_state {
+    THREAD_MANAGED = 0,
+    THREAD_UNMANAGED = 1,
+    THREAD_PARKED = 2,
+};
+
+/* The innermost managed frame at the call where managed code was left. */
+typedef struct frame_anchor {
+    uintptr_t return_address; /* 0: no managed frame to walk from */
+    uintptr_t stack_pointer;  /* that frame's SP at the call */
+    uintptr_t frame_pointer;  /* that frame's RBP */
+} frame_anchor;
+
+/* Lives on the C stack of the code that entered managed code. */
+typedef struct managed_segment {
+    struct managed_segment *previous;
+    frame_anchor previous_anchor; /* where the enclosing managed code was left */
+    bool previous_in_managed;
+    uintptr_t outer_cfa;          /* CFA of this segment's outermost managed frame */
+} managed_segment;
+
+enum { HANDLE_BLOCK_SLOTS = 254 };
+
+typedef struct handle_block {
+    struct handle_block *older;
+    struct handle_block *newer; /* kept for reuse after scopes close */
+    uint32_t used;
+    void *slots[HANDLE_BLOCK_SLOTS];
+} handle_block;
+
+/* A derived pointer's slot and the slot of the base it points into. */
+typedef struct root_pair {
+    void **base;
+    void **derived;
+} root_pair;
+
+/* Roots found on one thread's stack during a collection (GC-owned). */
+typedef struct thread_roots {
+    void ***bases;           /* addresses of base slots, each once */
+    size_t base_count, base_capacity;
+    root_pair *derived;
+    size_t derived_count, derived_capacity;
+    size_t frames;           /* managed frames walked */
+} thread_roots;
+
+typedef struct corral_thread {
+    /* --- written by the owning thread; read by the coordinator and GC workers
+     * after an acquire load of state saw UNMANAGED or PARKED. */
+    _Atomic uint32_t state;
+    frame_anchor anchor;
+    managed_segment *segment; /* innermost managed segment, or NULL */
+    managed_segment base_segment; /* the segment attach opens for a managed caller */
+    bool in_managed_code;     /* owner only: the caller of a runtime entry is managed */
+    handle_block *handles;    /* current (innermost) handle block */
+    struct corral_tlab *tlab; /* the owner's TLS TLAB: the collector resets it */
+    uint32_t handle_scope_depth;
+    uint64_t parked_at_ns;    /* when it last stopped (for TTSP) */
+
+    /* --- identity, fixed after attach */
+    unsigned id;              /* small number for logs: 1, 2, ... */
+    pid_t tid;
+    pthread_t pthread;
+    char name[16];
+
+    /* --- per-thread counters (owner writes, others read approximately) */
+    uint64_t allocations;     /* allocation slow-path calls, for thread-alloc stress */
+
+    /* --- registry: list link under registry_lock, reclaimed through RCU */
+    struct cds_list_head link;
+    struct rcu_head rcu;
+
+    /* --- GC-owned while the world is stopped */
+    thread_roots roots;
+} corral_thread;
+
+/* The calling thread's record, NULL when not attached. */
+extern __thread corral_thread *corral_current_thread;
+
+/* The collection epoch: odd while a collection runs. Writer: the coordinator
+ * (seq_cst stores, then membarrier in that mode). Readers: threads leaving
+ * UNMANAGED/PARKED (after publishing MANAGED), futex waiters. */
+extern _Atomic uint32_t corral_gc_epoch;
+
+static inline bool gc_epoch_in_progress(uint32_t epoch)
+{
+    return epoch & 1u;
+}
+
+/* --- registry (thread.c) */
+int threads_init(bool use_membarrier);
+/* New record, state UNMANAGED, published with the list's release order. */
+corral_thread *thread_register_self(struct corral_tlab *tlab);
+void thread_unregister_self(void);
+/* Calls fn for every registered thread; the caller holds rcu_read_lock. */
+#define threads_for_each(thread) \
+    cds_list_for_each_entry_rcu(thread, &corral_thread_list, link)
+extern struct cds_list_head corral_thread_list;
+size_t threads_count_estimate(void);
+/* Copies the registered threads into *array (grown as needed) under the
+ * registry lock; returns how many. The caller holds rcu_read_lock until it is
+ * done with the records. */
+size_t threads_snapshot(corral_thread ***array, size_t *capacity);
+
+/* --- transitions (transition.c) */
+/* From MANAGED: record the anchor then publish state (release). */
+void thread_publish_stopped(corral_thread *thread, uint32_t state);
+/* From UNMANAGED or PARKED: become MANAGED, waiting while a GC runs. */
+void thread_resume_managed(corral_thread *thread);
+/* Blocks until the epoch differs from epoch (futex). */
+void gc_epoch_wait_change(uint32_t epoch);
+void gc_epoch_wake_all(void);
+bool transition_uses_membarrier(void);
+
+/* Anchor of the caller of a noinline runtime function, from its own frame:
+ * the caller's return address, its SP at the call, its RBP. */
+#define FRAME_ANCHOR_OF_CALLER()                                                       \
+    ((frame_anchor){(uintptr_t)__builtin_return_address(0),                            \
+                    (uintptr_t)__builtin_frame_address(0) + 16,                        \
+                    *(uintptr_t *)__builtin_frame_address(0)})
+
+/* --- the thread API's internals (attach.c) */
+extern bool corral_threads_ready;
+corral_thread *thread_require_attached(const char *call);
+void transitions_set_hook(void (*hook)(corral_thread *self));
+
+/* Debug/verifier check of a thread record; NULL when sound. */
+const char *thread_check(const corral_thread *thread);
+
+#endif /* CORRAL_THREAD_H */

@@ -1,0 +1,139 @@
+/* walker.c — stack walking through stackmaps. */
+#include "walker.h"
+
+#include <stdlib.h>
+#include <urcu.h>
+
+#include "fatal.h"
+#include "frame_x86_64.h"
+#include "stackmap.h"
+#include "symbolize.h"
+
+/* Grows a root array to hold at least needed elements of element_size. */
+static void *roots_grow(void *array, size_t *capacity, size_t needed, size_t element_size)
+{
+    if (needed <= *capacity)
+        return array;
+    size_t grown = *capacity ? *capacity * 2 : 256;
+    while (grown < needed)
+        grown *= 2;
+    array = realloc(array, grown * element_size);
+    if (!array)
+        CORRAL_FATAL("out of memory for %zu stack roots", grown);
+    *capacity = grown;
+    return array;
+}
+
+static void add_base(thread_roots *roots, void **slot)
+{
+    roots->bases = roots_grow(roots->bases, &roots->base_capacity, roots->base_count + 1,
+                              sizeof *roots->bases);
+    roots->bases[roots->base_count++] = slot;
+}
+
+static void add_derived(thread_roots *roots, void **base, void **derived)
+{
+    roots->derived = roots_grow(roots->derived, &roots->derived_capacity,
+                                roots->derived_count + 1, sizeof *roots->derived);
+    roots->derived[roots->derived_count++] = (root_pair){base, derived};
+}
+
+static _Noreturn void walk_failed(const corral_thread *thread, uintptr_t return_address,
+                                  uintptr_t stack_pointer, size_t frames, const char *what)
+{
+    char symbol[256];
+    corral_describe_return_address(return_address, symbol, sizeof symbol);
+    CORRAL_FATAL("stack walk of %s (tid %d): %s at return address %#lx (%s), frame sp %#lx, "
+                 "%zu managed frames walked",
+                 thread->name, (int)thread->tid, what, (unsigned long)return_address, symbol,
+                 (unsigned long)stack_pointer, frames);
+}
+
+/* The address of a GC pointer slot in a frame. */
+static void **slot_address(const corral_thread *thread, const stackmap_record *record,
+                           const stackmap_slot *slot, uintptr_t sp, uintptr_t fp, size_t frames)
+{
+    if (slot->kind == STACKMAP_SLOT_INDIRECT) {
+        if (slot->dwarf_reg == FRAME_DWARF_RSP)
+            return (void **)(sp + slot->offset);
+        if (slot->dwarf_reg == FRAME_DWARF_RBP)
+            return (void **)(fp + slot->offset);
+    }
+    walk_failed(thread, record->return_address, sp, frames,
+                "a GC pointer location the walker cannot address (only [RSP+n] and [RBP+n] "
+                "spill slots are supported; do not pass -max-registers-for-gc-values)");
+}
+
+static void record_frame(corral_thread *thread, const stackmap_record *record, uintptr_t sp,
+                         uintptr_t fp, size_t frames)
+{
+    thread_roots *roots = &thread->roots;
+    for (uint32_t i = 0; i < record->base_count; i++)
+        add_base(roots, slot_address(thread, record, &record->bases[i], sp, fp, frames));
+    for (uint32_t i = 0; i < record->derived_count; i++)
+        add_derived(roots,
+                    slot_address(thread, record, &record->derived[i].base, sp, fp, frames),
+                    slot_address(thread, record, &record->derived[i].derived, sp, fp, frames));
+}
+
+/* Walks one managed segment from its anchor to its outermost frame; the
+ * caller holds the RCU read lock the stackmap registry needs. */
+static void walk_segment(corral_thread *thread, frame_anchor anchor, uintptr_t outer_cfa)
+{
+    uintptr_t return_address = anchor.return_address;
+    uintptr_t sp = anchor.stack_pointer;
+    uintptr_t fp = anchor.frame_pointer;
+    size_t frames = 0;
+    for (;;) {
+        const stackmap_record *record = stackmap_lookup_in_read_section(return_address);
+        if (!record)
+            walk_failed(thread, return_address, sp, frames,
+                        "a managed return address without a stackmap record");
+        uintptr_t cfa = frame_cfa_from_fp(fp);
+        if (record->stack_size != STACKMAP_DYNAMIC_FRAME &&
+            frame_cfa_from_sp(sp, record->stack_size) != cfa)
+            walk_failed(thread, return_address, sp, frames,
+                        "the stackmap's frame size disagrees with the frame pointer "
+                        "(code built without frame pointers?)");
+        record_frame(thread, record, sp, fp, frames);
+        frames++;
+        if (cfa == outer_cfa)
+            break;
+        if (cfa > outer_cfa)
+            walk_failed(thread, return_address, sp, frames,
+                        "walked past the segment's outermost managed frame");
+        return_address = frame_return_address(cfa);
+        fp = frame_caller_fp(fp);
+        sp = cfa;
+    }
+    thread->roots.frames += frames;
+}
+
+void walker_collect_roots_from_stw(corral_thread *thread)
+{
+    thread->roots.base_count = 0;
+    thread->roots.derived_count = 0;
+    thread->roots.frames = 0;
+    frame_anchor anchor = thread->anchor;
+    rcu_read_lock();
+    for (const managed_segment *segment = thread->segment; segment; segment = segment->previous) {
+        if (anchor.return_address)
+            walk_segment(thread, anchor, segment->outer_cfa);
+        anchor = segment->previous_anchor;
+    }
+    rcu_read_unlock();
+}
+
+void walker_update_roots_from_stw(corral_thread *thread, void *(*forward)(void *))
+{
+    thread_roots *roots = &thread->roots;
+    for (size_t i = 0; i < roots->derived_count; i++) {
+        char *old_base = *roots->derived[i].base;
+        if (!old_base)
+            continue;
+        char *derived = *roots->derived[i].derived;
+        *roots->derived[i].derived = (char *)forward(old_base) + (derived - old_base);
+    }
+    for (size_t i = 0; i < roots->base_count; i++)
+        *roots->bases[i] = forward(*roots->bases[i]);
+}

@@ -1,0 +1,22 @@
+/* walker.h — finding the roots on a stopped thread's stack.
+ *
+ * The walk follows the thread's managed segments (thread.h): from each
+ * segment's anchor, frame by frame through the stackmap records, to the
+ * segment's outer frame. It records the addresses of base slots (each once)
+ * and (base slot, derived slot) pairs in thread->roots; the collector marks
+ * through the bases and later rewrites every slot. A return address without a
+ * record inside a segment is a fatal error naming the address and symbol.
+ */
+#ifndef CORRAL_WALKER_H
+#define CORRAL_WALKER_H
+
+#include "thread.h"
+
+/* From the stopped world: fills thread->roots from its stack. */
+void walker_collect_roots_from_stw(corral_thread *thread);
+
+/* Rewrites the thread's recorded slots through forward(): derived pointers
+ * first (from their old bases), then every base slot exactly once. */
+void walker_update_roots_from_stw(corral_thread *thread, void *(*forward)(void *));
+
+#endif /* CORRAL_WALKER_H */
