@@ -159,6 +159,12 @@ typedef struct corral_options {
  * program and starts the GC workers. On a bad CORRAL_* value it prints a
  * message naming the variable and returns CORRAL_ERROR_CONFIG. */
 int corral_init(const corral_options *options);
+/* Registers the stackmap section (.llvm_stackmaps contents, StackMap v3) of
+ * code generated or loaded after corral_init: a JIT's module, a dlopen'ed
+ * library of managed code. Call it before that code runs. origin names the
+ * code in error messages. Returns 0, or CORRAL_ERROR_STACKMAPS with
+ * corral_last_error() naming the offset and what is wrong. Any thread. */
+int corral_register_stackmaps(const void *section, size_t size, const char *origin);
 /* Last error message of this thread (never NULL). */
 const char *corral_last_error(void);
 /* Prints statistics if CORRAL_STATS=1; the process may exit afterwards.

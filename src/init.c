@@ -73,6 +73,17 @@ int corral_init(const corral_options *options)
     return status;
 }
 
+int corral_register_stackmaps(const void *section, size_t size, const char *origin)
+{
+    char error[512];
+    if (stackmap_registry_add(section, size, origin ? origin : "registered code", error,
+                              sizeof error) != 0) {
+        corral_set_error("corral_register_stackmaps: %s", error);
+        return CORRAL_ERROR_STACKMAPS;
+    }
+    return 0;
+}
+
 void corral_shutdown(void)
 {
     if (atomic_load(&init_state) != 2)

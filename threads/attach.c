@@ -8,6 +8,7 @@
 #include "entry.h"
 #include "fatal.h"
 #include "stackmap.h"
+#include "walker.h"
 
 /* Whether corral_init has run; written once by init, before threads attach. */
 bool corral_threads_ready;
@@ -66,10 +67,12 @@ CORRAL_RUNTIME_ENTRY int corral_thread_attach(void)
     corral_thread *self = thread_register_self(&corral_thread_tlab);
     /* Wait out a collection in progress before touching our own record. */
     thread_resume_managed(self);
-    /* Called from managed code: the caller's frame and everything it calls is
-     * one managed segment, ending at the caller's CFA. */
-    if (stackmap_lookup(caller.return_address)) {
-        self->base_segment = (managed_segment){.outer_cfa = caller.frame_pointer + 16};
+    /* Called from managed code: every managed frame now on the stack (up to
+     * the C code that called main, or that called a managed function) is one
+     * segment, so the caller may return before the thread detaches. */
+    uintptr_t outer_cfa = walker_outermost_managed_cfa(caller);
+    if (outer_cfa) {
+        self->base_segment = (managed_segment){.outer_cfa = outer_cfa};
         self->segment = &self->base_segment;
         self->in_managed_code = true;
     }

@@ -109,6 +109,22 @@ static void walk_segment(corral_thread *thread, frame_anchor anchor, uintptr_t o
     thread->roots.frames += frames;
 }
 
+uintptr_t walker_outermost_managed_cfa(frame_anchor from)
+{
+    uintptr_t return_address = from.return_address;
+    uintptr_t fp = from.frame_pointer;
+    uintptr_t outermost = 0;
+    rcu_read_lock();
+    while (stackmap_lookup_in_read_section(return_address)) {
+        uintptr_t cfa = frame_cfa_from_fp(fp);
+        outermost = cfa;
+        return_address = frame_return_address(cfa);
+        fp = frame_caller_fp(fp);
+    }
+    rcu_read_unlock();
+    return outermost;
+}
+
 void walker_collect_roots_from_stw(corral_thread *thread)
 {
     thread->roots.base_count = 0;

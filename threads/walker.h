@@ -15,6 +15,11 @@
 /* From the stopped world: fills thread->roots from its stack. */
 void walker_collect_roots_from_stw(corral_thread *thread);
 
+/* The CFA of the outermost managed frame above (and including) the frame at
+ * from: frames are followed while their return address has a stackmap
+ * record. 0 when from itself is not managed. Thread: the owner, MANAGED. */
+uintptr_t walker_outermost_managed_cfa(frame_anchor from);
+
 /* Rewrites the thread's recorded slots through forward(): derived pointers
  * first (from their old bases), then every base slot exactly once. */
 void walker_update_roots_from_stw(corral_thread *thread, void *(*forward)(void *));
