@@ -1,0 +1,321 @@
+/* Managed code in many threads (corralc): mutators with derived pointers
+ * under frequent collections; a call-free loop, a thread blocked in C, a
+ * managed -> C -> managed callback chain and thread churn coexisting with
+ * 10^4 stop/resume cycles; and time-to-safepoint against a loop of 10^9
+ * iterations with no calls. Each case is a forked child with a timeout. */
+#include <corral.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "tap.h"
+
+/* Plain C from unmanaged_helpers.c. */
+CORRAL_UNMANAGED void *unmanaged_call_back(void *(*callback)(void *), void *arg);
+CORRAL_UNMANAGED long unmanaged_blocking_read(int fd);
+
+typedef struct node CORRAL_REF *noderef;
+struct node {
+    corral_header header;
+    noderef left, right;
+    long value;
+};
+
+static const uint32_t node_refs[] = {offsetof(struct node, left), offsetof(struct node, right)};
+static const corral_type node_type = CORRAL_STRUCT_TYPE("node", struct node, node_refs);
+
+static void start(const char *settings)
+{
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", settings);
+    for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
+        char *eq = strchr(item, '=');
+        *eq = '\0';
+        setenv(item, eq + 1, 1);
+    }
+    if (corral_init(NULL) != 0)
+        bail_out("corral_init: %s", corral_last_error());
+    if (corral_thread_attach() != 0)
+        bail_out("corral_thread_attach: %s", corral_last_error());
+}
+
+static noderef make_tree(int depth)
+{
+    noderef n = (noderef)corral_alloc(&node_type);
+    n->value = depth;
+    if (depth > 0) {
+        n->left = make_tree(depth - 1);
+        n->right = make_tree(depth - 1);
+    }
+    return n;
+}
+
+static long checksum(noderef tree)
+{
+    return tree ? tree->value + 2 * checksum(tree->left) + 3 * checksum(tree->right) : 0;
+}
+
+static long expected_checksum(int depth)
+{
+    return depth < 0 ? 0 : depth + 5 * expected_checksum(depth - 1);
+}
+
+/* Written by the controlling thread, read by workers (relaxed flags and
+ * counters: only their final values matter). */
+static atomic_int stop_flag;
+static atomic_long failures;
+static atomic_long progress;
+
+static void stop_workers(pthread_t *threads, int count)
+{
+    atomic_store(&stop_flag, 1);
+    for (int i = 0; i < count; i++)
+        pthread_join(threads[i], NULL);
+}
+
+/* --------------------------------------------------------------- mutators */
+
+/* Keeps a tree and a derived pointer into its root across every GC. */
+static void *tree_worker(void *arg)
+{
+    (void)arg;
+    noderef keep = make_tree(11);
+    long CORRAL_REF *counter = &keep->value;
+    long rounds = 0;
+    while (!atomic_load_explicit(&stop_flag, memory_order_relaxed)) {
+        noderef churn = make_tree(9);
+        if (checksum(churn) != expected_checksum(9))
+            atomic_fetch_add(&failures, 1);
+        *counter += 1;
+        rounds++;
+        atomic_fetch_add_explicit(&progress, 1, memory_order_relaxed);
+    }
+    if (keep->value != 11 + rounds || *counter != 11 + rounds)
+        atomic_fetch_add(&failures, 1);
+    if (checksum(keep) - keep->value != expected_checksum(11) - 11)
+        atomic_fetch_add(&failures, 1);
+    return NULL;
+}
+
+static void mutators_case(void *arg)
+{
+    int count = (int)(intptr_t)arg;
+    start("CORRAL_HEAP_MIN=8M CORRAL_GC_THREADS=2 CORRAL_GC_STRESS=move-all");
+    pthread_t threads[8];
+    for (int i = 0; i < count; i++)
+        corral_thread_create(&threads[i], tree_worker, NULL);
+    corral_stats before, after;
+    corral_get_stats(&before);
+    double end = tap_now() + 2.0;
+    while (tap_now() < end) {
+        nanosleep(&(struct timespec){0, 3000000}, NULL);
+        corral_collect();
+    }
+    stop_workers(threads, count);
+    corral_get_stats(&after);
+    is_int(atomic_load(&failures), 0, "%d mutators: every checksum and derived pointer right",
+           count);
+    ok(atomic_load(&progress) > count, "mutators made progress (%ld trees)",
+       atomic_load(&progress));
+    ok(after.collections - before.collections > 100, "collections every few ms (%llu)",
+       (unsigned long long)(after.collections - before.collections));
+}
+
+/* ----------------------------------------------------------- coexistence */
+
+static volatile unsigned long spin_sink;
+
+/* No calls, no allocation: only the pass's loop polls let a GC in. */
+static void *spinner(void *arg)
+{
+    (void)arg;
+    unsigned long x = 88172645463325252ul;
+    while (!atomic_load_explicit(&stop_flag, memory_order_relaxed)) {
+        for (int i = 0; i < 100000; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+        }
+    }
+    spin_sink = x;
+    return NULL;
+}
+
+static int wake_pipe[2];
+
+/* Blocked in C read() until the end: must never hold up a collection. */
+static void *blocked_reader(void *arg)
+{
+    (void)arg;
+    noderef keep = make_tree(6);
+    if (unmanaged_blocking_read(wake_pipe[0]) != 1)
+        atomic_fetch_add(&failures, 1);
+    if (checksum(keep) != expected_checksum(6))
+        atomic_fetch_add(&failures, 1);
+    return NULL;
+}
+
+/* managed -> C -> managed -> C -> managed: every managed level keeps a tree
+ * across the C frames below it while others collect. */
+static void *callback_level(void *arg)
+{
+    long depth = (long)(intptr_t)arg;
+    noderef keep = make_tree(5);
+    if (depth > 0)
+        unmanaged_call_back(callback_level, (void *)(intptr_t)(depth - 1));
+    else
+        make_tree(7);
+    if (checksum(keep) != expected_checksum(5))
+        atomic_fetch_add(&failures, 1);
+    return NULL;
+}
+
+static void *callback_chain(void *arg)
+{
+    (void)arg;
+    while (!atomic_load_explicit(&stop_flag, memory_order_relaxed)) {
+        noderef keep = make_tree(4);
+        unmanaged_call_back(callback_level, (void *)(intptr_t)3);
+        if (checksum(keep) != expected_checksum(4))
+            atomic_fetch_add(&failures, 1);
+    }
+    return NULL;
+}
+
+static void *short_lived(void *arg)
+{
+    (void)arg;
+    if (checksum(make_tree(4)) != expected_checksum(4))
+        atomic_fetch_add(&failures, 1);
+    return NULL;
+}
+
+/* Threads attach and detach continually while collections run. */
+static void *churner(void *arg)
+{
+    (void)arg;
+    while (!atomic_load_explicit(&stop_flag, memory_order_relaxed)) {
+        pthread_t thread;
+        corral_thread_create(&thread, short_lived, NULL);
+        pthread_join(thread, NULL);
+    }
+    return NULL;
+}
+
+typedef struct coexistence_setup {
+    long cycles;
+    const char *settings;
+} coexistence_setup;
+
+static void coexistence_case(void *arg)
+{
+    const coexistence_setup *setup = arg;
+    long cycles = setup->cycles;
+    start(setup->settings);
+    if (pipe(wake_pipe) != 0)
+        bail_out("pipe");
+    pthread_t threads[5];
+    corral_thread_create(&threads[0], spinner, NULL);
+    corral_thread_create(&threads[1], blocked_reader, NULL);
+    corral_thread_create(&threads[2], callback_chain, NULL);
+    corral_thread_create(&threads[3], churner, NULL);
+    corral_thread_create(&threads[4], tree_worker, NULL);
+    noderef keep = make_tree(8);
+    double began = tap_now();
+    for (long i = 0; i < cycles; i++)
+        corral_collect();
+    double elapsed = tap_now() - began;
+    if (write(wake_pipe[1], "x", 1) != 1)
+        bail_out("write");
+    stop_workers(threads, 5);
+    corral_stats stats;
+    corral_get_stats(&stats);
+    is_int(atomic_load(&failures), 0, "no lost object, no wrong checksum");
+    ok(checksum(keep) == expected_checksum(8), "the main thread's tree survived");
+    ok(stats.collections >= (uint64_t)cycles,
+       "%ld stop/resume cycles (%.0f us each, TTSP max %.0f us)", cycles, elapsed / cycles * 1e6,
+       stats.ttsp_max_ns / 1e3);
+    diag("%ld stop/resume cycles with 6 threads: %.0f us per collection, TTSP max %.0f us", cycles,
+         elapsed / cycles * 1e6, stats.ttsp_max_ns / 1e3);
+}
+
+/* ------------------------------------------------------------------ TTSP */
+
+enum { TTSP_SAMPLES = 25 };
+static uint64_t ttsp_samples[TTSP_SAMPLES];
+static atomic_int ttsp_count;
+static atomic_int loop_running, loop_done;
+
+/* Runs on the collecting thread after each GC; no calls, so no safepoint. */
+static CORRAL_NOPOLL void record_ttsp(const corral_gc_info *info, void *context)
+{
+    (void)context;
+    int index = atomic_fetch_add_explicit(&ttsp_count, 1, memory_order_relaxed);
+    if (index < TTSP_SAMPLES)
+        ttsp_samples[index] = info->ttsp_ns;
+}
+
+static void *billion_iterations(void *arg)
+{
+    (void)arg;
+    atomic_store(&loop_running, 1);
+    unsigned long x = 2463534242ul;
+    for (long i = 0; i < 1000000000l; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+    }
+    spin_sink = x;
+    atomic_store(&loop_done, 1);
+    return NULL;
+}
+
+static void ttsp_case(void *arg)
+{
+    (void)arg;
+    start("CORRAL_GC_THREADS=2");
+    corral_set_gc_callback(record_ttsp, NULL);
+    pthread_t loop;
+    corral_thread_create(&loop, billion_iterations, NULL);
+    while (!atomic_load(&loop_running))
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+    int requested = 0;
+    while (requested < TTSP_SAMPLES && !atomic_load(&loop_done)) {
+        nanosleep(&(struct timespec){0, 2000000}, NULL);
+        corral_collect();
+        requested++;
+    }
+    int during_loop = atomic_load(&loop_done) ? requested - 1 : requested;
+    pthread_join(loop, NULL);
+    ok(during_loop >= 5, "%d collections while the 10^9-iteration loop ran", during_loop);
+    uint64_t sorted[TTSP_SAMPLES];
+    int n = atomic_load(&ttsp_count) < TTSP_SAMPLES ? atomic_load(&ttsp_count) : TTSP_SAMPLES;
+    for (int i = 0; i < n; i++)
+        sorted[i] = ttsp_samples[i];
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+            uint64_t t = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = t;
+        }
+    uint64_t median = n ? sorted[n / 2] : 0;
+    diag("TTSP against the call-free loop over %d GCs: median %.1f us, max %.1f us", n,
+         median / 1e3, n ? sorted[n - 1] / 1e3 : 0.0);
+    ok(n > 0 && median < 1000000, "a GC starts within 1 ms (TTSP median %.1f us, max %.1f us)",
+       median / 1e3, n ? sorted[n - 1] / 1e3 : 0.0);
+}
+
+int main(void)
+{
+    plan(7);
+    tap_subtest("1 managed mutator, GCs every 3 ms", 60, mutators_case, (void *)1);
+    tap_subtest("2 managed mutators", 60, mutators_case, (void *)2);
+    tap_subtest("4 managed mutators", 90, mutators_case, (void *)4);
+    tap_subtest("8 managed mutators", 120, mutators_case, (void *)8);
+    tap_subtest("spinner, blocked reader, callback chain, churn: 10^4 stop/resume cycles", 240,
+                coexistence_case, &(coexistence_setup){10000, "CORRAL_GC_THREADS=2"});
+    tap_subtest("TTSP against a call-free loop of 10^9 iterations", 120, ttsp_case, NULL);
+    tap_subtest("the same with membarrier transitions", 240, coexistence_case,
+                &(coexistence_setup){3000, "CORRAL_GC_THREADS=2 CORRAL_TRANSITION_FENCE=membarrier "
+                                           "CORRAL_GC_VERIFY=after"});
+    return done_testing();
+}

@@ -1,0 +1,19 @@
+/* Plain C (not managed) linked into managed tests: real C frames between
+ * managed ones. Built by the ordinary compiler, so corral-opt never sees it;
+ * managed callers reach these through GC-transition wrappers. */
+#include <corral.h>
+#include <unistd.h>
+
+/* Managed -> C -> managed: called while UNMANAGED, calls back through
+ * corral_call_managed, `depth` levels deep (C and managed frames alternate). */
+void *unmanaged_call_back(void *(*callback)(void *), void *arg)
+{
+    return corral_call_managed(callback, arg);
+}
+
+/* Blocks in read() until a byte arrives: a thread stuck in C. */
+long unmanaged_blocking_read(int fd)
+{
+    char byte;
+    return read(fd, &byte, 1);
+}
