@@ -1,0 +1,333 @@
+/* checks.c — IR the pass cannot make safe is rejected here, with a message
+ * naming the function and what the author should write instead. Nothing in
+ * this file changes the module. */
+#include "liveness.h"
+#include "pass.h"
+
+#include "corral/abi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void check_module(polls_pass *pass)
+{
+    for (LLVMValueRef function = LLVMGetFirstFunction(pass->module); function;
+         function = LLVMGetNextFunction(function)) {
+        const char *gc = LLVMGetGC(function);
+        if (gc && strcmp(gc, CORRAL_ABI_GC_STRATEGY) != 0)
+            pass_error(pass, function, NULL,
+                       "already uses gc \"%s\"; corral compiles managed code with gc \"%s\" "
+                       "and cannot mix collectors in one module",
+                       gc, CORRAL_ABI_GC_STRATEGY);
+        if (strncmp(value_name(function), "llvm.experimental.gc.statepoint", 31) == 0 &&
+            LLVMGetFirstUse(function))
+            pass_error(pass, NULL, NULL,
+                       "the module already contains gc.statepoint calls: it was processed "
+                       "before (run the pass once, on IR that has no statepoints)");
+    }
+}
+
+static void check_alloca(polls_pass *pass, LLVMValueRef function, LLVMValueRef alloca)
+{
+    LLVMTypeRef type = LLVMGetAllocatedType(alloca);
+    if (!type_contains_gc_pointer(type))
+        return;
+    /* A named struct prints as its whole definition; its name is enough. */
+    const char *struct_name = LLVMGetTypeKind(type) == LLVMStructTypeKind ? LLVMGetStructName(type) : NULL;
+    char *type_text = struct_name ? xasprintf("%%%s", struct_name) : LLVMPrintTypeToString(type);
+    const char *name = value_name(alloca);
+    pass_error(pass, function, alloca,
+               "stack slot%s%s%s of type %s holds a reference: the collector cannot see "
+               "references in memory on the stack (an address-taken reference local, a "
+               "struct with reference fields passed by value, or a stack array of "
+               "references); keep references in plain locals, or in a heap object or handle",
+               *name ? " '%" : "", name, *name ? "'" : "", type_text);
+    if (struct_name)
+        free(type_text);
+    else
+        LLVMDisposeMessage(type_text);
+}
+
+/* Unmanaged C runs while a collection may move objects: it must never see a
+ * raw reference. Runtime safepoint calls take no references either. */
+static void check_call_arguments(polls_pass *pass, LLVMValueRef function, LLVMValueRef call,
+                                 call_kind kind)
+{
+    LLVMValueRef callee = called_function(call);
+    const char *callee_name = callee ? value_name(callee) : "(indirect)";
+    unsigned count = LLVMGetNumArgOperands(call);
+    for (unsigned i = 0; i < count; i++) {
+        if (!type_contains_gc_pointer(LLVMTypeOf(LLVMGetOperand(call, i))))
+            continue;
+        if (kind == CALL_UNMANAGED)
+            pass_error(pass, function, call,
+                       "reference passed to unmanaged function '%s' (argument %u): unmanaged "
+                       "C must not hold references; pass a handle (corral_handle_new), or "
+                       "declare the function CORRAL_LEAF if it never blocks",
+                       callee_name, i + 1);
+        else
+            pass_error(pass, function, call,
+                       "reference passed to runtime safepoint call '%s' (argument %u): "
+                       "safepoint calls take no references",
+                       callee_name, i + 1);
+    }
+    if (kind == CALL_UNMANAGED && type_contains_gc_pointer(LLVMTypeOf(call)))
+        pass_error(pass, function, call,
+                   "unmanaged function '%s' returns a reference: it would be stale by the "
+                   "time managed code sees it; return a handle, or declare the function "
+                   "CORRAL_LEAF",
+                   callee_name);
+}
+
+static int call_returns_twice(LLVMValueRef call)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName("returns_twice", strlen("returns_twice"));
+    LLVMValueRef callee = called_function(call);
+    return LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind) ||
+           (callee && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind));
+}
+
+static void check_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef call)
+{
+    LLVMValueRef callee = called_function(call);
+    if (call_returns_twice(call)) {
+        pass_error(pass, function, call,
+                   "call to '%s' returns twice (setjmp, vfork): a statepoint cannot be "
+                   "resumed a second time; not supported in managed code",
+                   callee ? value_name(callee) : "(indirect)");
+        return;
+    }
+    call_kind kind = classify_call(pass, call);
+    if (kind == CALL_UNMANAGED || kind == CALL_SAFEPOINT)
+        check_call_arguments(pass, function, call, kind);
+    if (kind == CALL_UNMANAGED && !LLVMIsACallInst(call) && callee &&
+        LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee)))
+        pass_error(pass, function, call,
+                   "invoke of varargs unmanaged function '%s' is not supported; call it",
+                   value_name(callee));
+}
+
+void check_function(polls_pass *pass, LLVMValueRef function)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (LLVMIsAAllocaInst(inst))
+                check_alloca(pass, function, inst);
+            else if (is_call_site(inst))
+                check_call(pass, function, inst);
+        }
+}
+
+/* ---- values RS4GC cannot relocate, live across a safepoint */
+
+typedef enum taint {
+    TAINT_NONE,
+    TAINT_INTEGER,     /* an address computed from a reference as an integer */
+    TAINT_RAW_POINTER, /* a reference cast to a non-GC pointer */
+} taint;
+
+static int is_reference_operand(LLVMValueRef value)
+{
+    return type_contains_gc_pointer(LLVMTypeOf(value));
+}
+
+/* Where an address leaves the collector's view. */
+static taint taint_source(LLVMValueRef inst)
+{
+    LLVMOpcode opcode = LLVMGetInstructionOpcode(inst);
+    if (opcode == LLVMPtrToInt && is_reference_operand(LLVMGetOperand(inst, 0)))
+        return TAINT_INTEGER;
+    if (opcode == LLVMBitCast && is_reference_operand(LLVMGetOperand(inst, 0)) &&
+        !type_contains_gc_pointer(LLVMTypeOf(inst)))
+        return TAINT_INTEGER;
+    if (opcode == LLVMAddrSpaceCast && is_reference_operand(LLVMGetOperand(inst, 0)) &&
+        !type_contains_gc_pointer(LLVMTypeOf(inst)))
+        return TAINT_RAW_POINTER;
+    return TAINT_NONE;
+}
+
+static int is_small_constant(LLVMValueRef value)
+{
+    return LLVMIsAConstantInt(value) && LLVMConstIntGetZExtValue(value) < 4096;
+}
+
+/* Is value an address computed from a reference (looking a few steps back)? */
+static int derives_from_reference(LLVMValueRef value, int depth)
+{
+    if (!LLVMIsAInstruction(value) || depth > 8)
+        return 0;
+    if (taint_source(value) != TAINT_NONE)
+        return 1;
+    switch (LLVMGetInstructionOpcode(value)) {
+    case LLVMAdd: case LLVMOr: case LLVMXor: case LLVMTrunc: case LLVMZExt: case LLVMSExt:
+    case LLVMGetElementPtr: case LLVMBitCast: case LLVMPtrToInt: case LLVMIntToPtr:
+    case LLVMFreeze:
+        for (int i = 0; i < LLVMGetNumOperands(value); i++)
+            if (derives_from_reference(LLVMGetOperand(value, (unsigned)i), depth + 1))
+                return 1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* Does user, with a tainted operand, still hold an address? Differences of
+ * two addresses and low-bit masks do not move with the object. */
+static int propagates_taint(LLVMValueRef user)
+{
+    switch (LLVMGetInstructionOpcode(user)) {
+    case LLVMSub:
+        return !(derives_from_reference(LLVMGetOperand(user, 0), 0) &&
+                 derives_from_reference(LLVMGetOperand(user, 1), 0));
+    case LLVMAnd:
+        return !is_small_constant(LLVMGetOperand(user, 0)) &&
+               !is_small_constant(LLVMGetOperand(user, 1));
+    case LLVMAdd: case LLVMMul: case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMOr:
+    case LLVMXor: case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMPHI:
+    case LLVMSelect: case LLVMFreeze: case LLVMGetElementPtr: case LLVMBitCast:
+    case LLVMPtrToInt:
+        return !type_contains_gc_pointer(LLVMTypeOf(user));
+    case LLVMIntToPtr:
+    case LLVMAddrSpaceCast:
+        /* Back to a reference: a new base, relocated by RS4GC from here on. */
+        return !type_contains_gc_pointer(LLVMTypeOf(user));
+    default:
+        return 0;
+    }
+}
+
+/* tainted: value -> enum taint; roots: value -> the cast it came from. */
+static void collect_tainted(LLVMValueRef function, ptrmap *tainted, ptrmap *roots,
+                            value_list *order)
+{
+    value_list worklist = {0};
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            taint kind = taint_source(inst);
+            if (kind != TAINT_NONE && !ptrmap_contains(tainted, inst)) {
+                ptrmap_put(tainted, inst, kind);
+                ptrmap_put(roots, inst, (uintptr_t)inst);
+                VEC_PUSH(worklist, inst);
+                VEC_PUSH(*order, inst);
+            }
+        }
+    while (worklist.count > 0) {
+        LLVMValueRef value = worklist.items[--worklist.count];
+        uintptr_t kind = TAINT_NONE, root = 0;
+        ptrmap_get(tainted, value, &kind);
+        ptrmap_get(roots, value, &root);
+        for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
+            LLVMValueRef user = LLVMGetUser(use);
+            if (!LLVMIsAInstruction(user) || ptrmap_contains(tainted, user) ||
+                !propagates_taint(user))
+                continue;
+            ptrmap_put(tainted, user, kind);
+            ptrmap_put(roots, user, root);
+            VEC_PUSH(worklist, user);
+            VEC_PUSH(*order, user);
+        }
+    }
+    free(worklist.items);
+}
+
+static char *describe_value(LLVMValueRef value)
+{
+    const char *name = value_name(value);
+    if (*name)
+        return xasprintf("'%%%s'", name);
+    char *text = LLVMPrintValueToString(value);
+    const char *start = text;
+    while (*start == ' ')
+        start++;
+    char *copy = xasprintf("'%.60s'", start);
+    LLVMDisposeMessage(text);
+    return copy;
+}
+
+static char *describe_safepoint(const polls_pass *pass, LLVMValueRef call)
+{
+    char *where = source_location_suffix(call);
+    char *text;
+    if (classify_call(pass, call) == CALL_POLL)
+        text = xasprintf("a poll%s", where);
+    else {
+        LLVMValueRef callee = called_function(call);
+        text = xasprintf("the call to '%s'%s", callee ? value_name(callee) : "(indirect)", where);
+    }
+    free(where);
+    return text;
+}
+
+static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
+                                 const safepoint_map *map)
+{
+    ptrmap tainted, roots, reported;
+    ptrmap_init(&tainted);
+    ptrmap_init(&roots);
+    ptrmap_init(&reported);
+    value_list order = {0};
+    collect_tainted(function, &tainted, &roots, &order);
+    for (size_t i = 0; i < order.count; i++) {
+        LLVMValueRef value = order.items[i];
+        uintptr_t kind = TAINT_NONE, root = 0;
+        ptrmap_get(&roots, value, &root);
+        /* One message per cast: what follows from it is the same mistake. */
+        if (ptrmap_contains(&reported, (void *)root))
+            continue;
+        LLVMValueRef crossed = live_across_safepoint(map, value);
+        if (!crossed)
+            continue;
+        ptrmap_put(&reported, (void *)root, 1);
+        ptrmap_get(&tainted, value, &kind);
+        char *what = describe_value(value);
+        char *where = describe_safepoint(pass, crossed);
+        pass_error(pass, function, value,
+                   "%s %s, made from a reference, is live across %s: the object may move "
+                   "there; recompute it from the reference after the call, or pin the object",
+                   kind == TAINT_RAW_POINTER ? "raw pointer" : "integer", what, where);
+        free(what);
+        free(where);
+    }
+    free(order.items);
+    ptrmap_free(&tainted);
+    ptrmap_free(&roots);
+    ptrmap_free(&reported);
+}
+
+static void check_aggregate(polls_pass *pass, LLVMValueRef function, const safepoint_map *map,
+                            LLVMValueRef value)
+{
+    if (!type_is_gc_aggregate(LLVMTypeOf(value)))
+        return;
+    LLVMValueRef crossed = live_across_safepoint(map, value);
+    if (!crossed)
+        return;
+    char *what = describe_value(value);
+    char *where = describe_safepoint(pass, crossed);
+    pass_error(pass, function, LLVMIsAInstruction(value) ? value : NULL,
+               "aggregate value %s holding references is live across %s, and the pass "
+               "could not split it into fields: RS4GC cannot relocate references inside "
+               "aggregates; keep such structs in heap objects",
+               what, where);
+    free(what);
+    free(where);
+}
+
+void check_live_across_safepoints(polls_pass *pass, LLVMValueRef function)
+{
+    safepoint_map map;
+    safepoint_map_build(&map, pass, function);
+    check_tainted_values(pass, function, &map);
+    for (LLVMValueRef arg = LLVMGetFirstParam(function); arg; arg = LLVMGetNextParam(arg))
+        check_aggregate(pass, function, &map, arg);
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst))
+            check_aggregate(pass, function, &map, inst);
+    safepoint_map_free(&map);
+}

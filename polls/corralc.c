@@ -1,0 +1,650 @@
+/* corralc — the compiler driver for managed C.
+ *
+ *   corralc [-O0..-O3] [-g] [-I DIR] [-D X[=Y]] [-c] [-o OUT] [-static]
+ *           [-fsanitize=...] [-L DIR] [-l LIB] [-Wl,...] [--runtime=PATH]
+ *           [pass options] FILE.c|FILE.ll|FILE.bc|FILE.o...
+ *
+ *   FILE.c ──clang -emit-llvm──> bitcode ─┐            (-c stops here: the .o
+ *   FILE.ll / FILE.bc / bitcode .o ───────┤             is bitcode, linked later)
+ *                                          └─> corral-opt (link, pass, codegen) -> managed.o
+ *   managed.o ──llvm-objcopy: .llvm_stackmaps -> allocatable llvm_stackmaps──┐
+ *   real .o / .a / -l ───────────────────────────────────────────────────────┴─> clang link
+ *
+ * Managed code is optimized after linking (like LTO), with references
+ * non-integral, so no optimization turns a reference into an integer.
+ * Tools are found where configure found them; corral-opt, the headers and
+ * libcorral.a next to this executable (bin/, ../include, ../lib).
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TOOL "corralc"
+
+#ifndef CORRAL_CLANG_PATH
+#error "CORRAL_CLANG_PATH must be defined by the build (configure-time clang)"
+#endif
+#ifndef CORRAL_OBJCOPY_PATH
+#error "CORRAL_OBJCOPY_PATH must be defined by the build (configure-time llvm-objcopy)"
+#endif
+
+static const char usage_text[] =
+    "usage: corralc [options] FILE.c|FILE.ll|FILE.bc|FILE.o... [-o OUTPUT]\n"
+    "\n"
+    "Compiles managed C (references are CORRAL_REF pointers, see corral.h) with\n"
+    "safepoint polls and stackmaps, and links it with the corral runtime.\n"
+    "\n"
+    "  -c                 compile only: the output is LLVM bitcode (.o), linked later\n"
+    "  -S                 stop after code generation: x86-64 assembly\n"
+    "  --emit-llvm        stop after the pass: LLVM IR text of the linked module\n"
+    "  -o FILE            output (default a.out; with -c, FILE.o per input)\n"
+    "  -O0 -O1 -O2 -O3 -Os -Oz   optimization level (default -O0)\n"
+    "  -g                 debug information\n"
+    "  -I DIR, -D X[=Y], -U X, -include FILE, -std=..., -W..., -w, -march=CPU\n"
+    "                     passed to clang (-march also to code generation)\n"
+    "  -static            link statically\n"
+    "  -fsanitize=LIST    link with the sanitizer runtimes; managed code itself is\n"
+    "                     not instrumented (statepoints and sanitizer instrumentation\n"
+    "                     are not combined)\n"
+    "  -L DIR, -l LIB, -Wl,ARGS, -pthread   passed to the linker\n"
+    "  --runtime=PATH     runtime library or object to link instead of libcorral.a\n"
+    "  --polls=KINDS --loop-poll-interval=K --poll-page=direct|got\n"
+    "  --report-poll-distance --max-poll-distance=N --leaf=F,.. --unmanaged=F,..\n"
+    "  --managed=F,.. --externals-managed --no-default-leaves --allow-unpolled-loops\n"
+    "                     passed to corral-opt (see corral-opt --help)\n"
+    "  -mllvm OPTION      an LLVM option for optimization and code generation\n"
+    "  --keep-temps       keep the temporary directory (its path is printed)\n"
+    "  -v                 print each command\n"
+    "  -h, --help         this text\n";
+
+typedef struct driver {
+    string_list clang_flags;   /* -I -D -U -std -W... for compiling C */
+    string_list pass_flags;    /* forwarded to corral-opt */
+    string_list link_flags;    /* -L -l -Wl, -static -fsanitize -pthread */
+    string_list inputs;
+    const char *output;
+    const char *runtime;
+    const char *march;
+    char optimize[4];          /* "-O0" .. "-O3", "-Os", "-Oz" */
+    int compile_only, assembly, emit_llvm, debug, verbose, keep_temps, is_static;
+    char *exe_dir;
+    char *temp_dir;
+    string_list temp_files;
+} driver;
+
+static driver *cleanup_driver;
+
+static __attribute__((format(printf, 1, 2))) void driver_error(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    fprintf(stderr, TOOL ": error: ");
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    va_end(args);
+}
+
+/* ---- temporary files */
+
+static void remove_temps(void)
+{
+    driver *d = cleanup_driver;
+    if (!d || !d->temp_dir)
+        return;
+    if (d->keep_temps) {
+        fprintf(stderr, TOOL ": temporary files kept in %s\n", d->temp_dir);
+        return;
+    }
+    for (size_t i = 0; i < d->temp_files.count; i++)
+        unlink(d->temp_files.items[i]);
+    rmdir(d->temp_dir);
+}
+
+static void remove_temps_on_signal(int signal_number)
+{
+    remove_temps();
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+}
+
+static int make_temp_dir(driver *d)
+{
+    const char *base = getenv("TMPDIR");
+    char *template = xasprintf("%s/corralc-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(template)) {
+        driver_error("cannot create a temporary directory from '%s': %s", template,
+                     strerror(errno));
+        free(template);
+        return -1;
+    }
+    d->temp_dir = template;
+    cleanup_driver = d;
+    atexit(remove_temps);
+    signal(SIGINT, remove_temps_on_signal);
+    signal(SIGTERM, remove_temps_on_signal);
+    signal(SIGHUP, remove_temps_on_signal);
+    return 0;
+}
+
+static char *temp_path(driver *d, const char *stem, const char *extension)
+{
+    char *path = xasprintf("%s/%zu-%s%s", d->temp_dir, d->temp_files.count, stem, extension);
+    VEC_PUSH(d->temp_files, path);
+    return path;
+}
+
+/* ---- running tools */
+
+static void print_command(char *const *argv)
+{
+    for (size_t i = 0; argv[i]; i++) {
+        const char *arg = argv[i];
+        int plain = strpbrk(arg, " \t\n'\"\\$`*?;&|<>()") == NULL && *arg;
+        fprintf(stderr, i ? " %s%s%s" : "%s%s%s", plain ? "" : "'", arg, plain ? "" : "'");
+    }
+    fputc('\n', stderr);
+}
+
+/* Runs argv (no shell) and waits. what names the step in error messages. */
+static int run_command(const driver *d, string_list *argv, const char *what)
+{
+    VEC_PUSH(*argv, NULL);
+    if (d->verbose)
+        print_command(argv->items);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t child = fork();
+    if (child < 0) {
+        driver_error("fork for %s: %s", what, strerror(errno));
+        return -1;
+    }
+    if (child == 0) {
+        execv(argv->items[0], argv->items);
+        fprintf(stderr, TOOL ": error: cannot run %s: %s\n", argv->items[0], strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0)
+        if (errno != EINTR) {
+            driver_error("waiting for %s: %s", what, strerror(errno));
+            return -1;
+        }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    if (WIFSIGNALED(status))
+        driver_error("%s: %s was killed by signal %d (%s)", what, argv->items[0],
+                     WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else if (WEXITSTATUS(status) != 127)
+        driver_error("%s failed (%s exited with status %d)", what, argv->items[0],
+                     WEXITSTATUS(status));
+    return -1;
+}
+
+static void push(string_list *list, const char *arg)
+{
+    VEC_PUSH(*list, xstrdup(arg));
+}
+
+static void push_all(string_list *list, const string_list *more)
+{
+    for (size_t i = 0; i < more->count; i++)
+        push(list, more->items[i]);
+}
+
+/* ---- inputs */
+
+typedef enum input_kind {
+    INPUT_C,
+    INPUT_IR,          /* .ll, .bc, or a bitcode .o from corralc -c */
+    INPUT_LINKER,      /* a real object or library */
+} input_kind;
+
+static int is_bitcode_file(const char *path)
+{
+    unsigned char magic[4] = {0};
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    ssize_t got = read(fd, magic, sizeof magic);
+    close(fd);
+    if (got != 4)
+        return 0;
+    int raw = magic[0] == 'B' && magic[1] == 'C' && magic[2] == 0xC0 && magic[3] == 0xDE;
+    int wrapped = magic[0] == 0xDE && magic[1] == 0xC0 && magic[2] == 0x17 && magic[3] == 0x0B;
+    return raw || wrapped;
+}
+
+static const char *extension_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash : path, '.');
+    return dot ? dot : "";
+}
+
+static int classify_input(const char *path, input_kind *kind)
+{
+    struct stat info;
+    if (stat(path, &info) != 0) {
+        driver_error("%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(info.st_mode)) {
+        driver_error("%s: not a regular file", path);
+        return -1;
+    }
+    const char *ext = extension_of(path);
+    if (strcmp(ext, ".c") == 0)
+        *kind = INPUT_C;
+    else if (strcmp(ext, ".ll") == 0 || strcmp(ext, ".bc") == 0)
+        *kind = INPUT_IR;
+    else if (strcmp(ext, ".o") == 0)
+        *kind = is_bitcode_file(path) ? INPUT_IR : INPUT_LINKER;
+    else if (strcmp(ext, ".a") == 0 || strcmp(ext, ".so") == 0 || strstr(path, ".so."))
+        *kind = INPUT_LINKER;
+    else {
+        driver_error("%s: unrecognized input file type: expected .c, .ll, .bc, .o, .a or .so",
+                     path);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- steps */
+
+static int compile_c(driver *d, const char *source, const char *output)
+{
+    string_list argv = {0};
+    push(&argv, CORRAL_CLANG_PATH);
+    push(&argv, "-emit-llvm");
+    push(&argv, "-c");
+    push(&argv, "-fno-builtin");
+    push(&argv, "-fno-discard-value-names");
+    push(&argv, "-D__CORRAL_MANAGED__");
+    char *include = xasprintf("-I%s/../include", d->exe_dir);
+    push(&argv, include);
+    free(include);
+    push(&argv, d->optimize);
+    /* Optimization runs in corral-opt, after references become non-integral. */
+    push(&argv, "-Xclang");
+    push(&argv, strcmp(d->optimize, "-O0") == 0 ? "-disable-O0-optnone" : "-disable-llvm-passes");
+    if (d->debug)
+        push(&argv, "-g");
+    if (d->march) {
+        char *flag = xasprintf("-march=%s", d->march);
+        push(&argv, flag);
+        free(flag);
+    }
+    push_all(&argv, &d->clang_flags);
+    push(&argv, "-o");
+    push(&argv, output);
+    push(&argv, source);
+    char *what = xasprintf("compiling %s", source);
+    int status = run_command(d, &argv, what);
+    free(what);
+    string_list_free(&argv);
+    return status;
+}
+
+static const char *corral_opt_level(const driver *d)
+{
+    if (strcmp(d->optimize, "-Os") == 0 || strcmp(d->optimize, "-Oz") == 0)
+        return "-O2";
+    return d->optimize;
+}
+
+static int run_pass(driver *d, const string_list *ir_inputs, const char *output, const char *emit)
+{
+    string_list argv = {0};
+    char *tool = xasprintf("%s/corral-opt", d->exe_dir);
+    push(&argv, tool);
+    free(tool);
+    push(&argv, corral_opt_level(d));
+    push(&argv, emit);
+    if (d->march) {
+        char *flag = xasprintf("--mcpu=%s", d->march);
+        push(&argv, flag);
+        free(flag);
+    }
+    push_all(&argv, &d->pass_flags);
+    push(&argv, "-o");
+    push(&argv, output);
+    push_all(&argv, ir_inputs);
+    int status = run_command(d, &argv, "the corral pass");
+    string_list_free(&argv);
+    return status;
+}
+
+/* The linker defines __start_/__stop_ symbols only for allocatable
+ * sections with C-identifier names. */
+static int rename_stackmap_section(driver *d, const char *object)
+{
+    string_list argv = {0};
+    push(&argv, CORRAL_OBJCOPY_PATH);
+    push(&argv, "--rename-section");
+    push(&argv, ".llvm_stackmaps=llvm_stackmaps,alloc,load,contents,data");
+    push(&argv, object);
+    int status = run_command(d, &argv, "renaming the stackmap section");
+    string_list_free(&argv);
+    return status;
+}
+
+static char *default_runtime(const driver *d)
+{
+    return xasprintf("%s/../lib/libcorral.a", d->exe_dir);
+}
+
+static int link_program(driver *d, const char *managed_object, const string_list *objects)
+{
+    char *runtime = d->runtime ? xstrdup(d->runtime) : default_runtime(d);
+    if (access(runtime, R_OK) != 0) {
+        driver_error("runtime library '%s': %s; build libcorral (the corral_static target) "
+                     "or pass --runtime=PATH",
+                     runtime, strerror(errno));
+        free(runtime);
+        return -1;
+    }
+    string_list argv = {0};
+    push(&argv, CORRAL_CLANG_PATH);
+    if (d->debug)
+        push(&argv, "-g");
+    push(&argv, "-o");
+    push(&argv, d->output ? d->output : "a.out");
+    if (managed_object)
+        push(&argv, managed_object);
+    push_all(&argv, objects);
+    push_all(&argv, &d->link_flags);
+    push(&argv, runtime);
+    push(&argv, "-lurcu");
+    push(&argv, "-lurcu-cds");
+    push(&argv, "-lurcu-common"); /* needed when linking liburcu statically */
+    push(&argv, "-lpthread");
+    free(runtime);
+    int status = run_command(d, &argv, "linking");
+    string_list_free(&argv);
+    return status;
+}
+
+static char *object_name_for(const char *source)
+{
+    const char *slash = strrchr(source, '/');
+    const char *base = slash ? slash + 1 : source;
+    const char *dot = strrchr(base, '.');
+    size_t stem = dot ? (size_t)(dot - base) : strlen(base);
+    return xasprintf("%.*s.o", (int)stem, base);
+}
+
+static char *stem_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return xstrndup(base, dot ? (size_t)(dot - base) : strlen(base));
+}
+
+/* -c: each C or IR input becomes a bitcode object. */
+static int compile_only(driver *d, const input_kind *kinds)
+{
+    size_t compilable = 0;
+    for (size_t i = 0; i < d->inputs.count; i++)
+        compilable += kinds[i] != INPUT_LINKER;
+    if (d->output && compilable > 1) {
+        driver_error("-o with -c and %zu inputs: give one input per -c, or no -o", compilable);
+        return -1;
+    }
+    for (size_t i = 0; i < d->inputs.count; i++) {
+        if (kinds[i] == INPUT_LINKER)
+            continue;
+        char *output = d->output ? xstrdup(d->output) : object_name_for(d->inputs.items[i]);
+        int status = compile_c(d, d->inputs.items[i], output);
+        free(output);
+        if (status)
+            return -1;
+    }
+    return 0;
+}
+
+static int compile_and_link(driver *d, const input_kind *kinds)
+{
+    string_list ir_inputs = {0}, objects = {0};
+    int status = -1;
+    for (size_t i = 0; i < d->inputs.count; i++) {
+        const char *input = d->inputs.items[i];
+        if (kinds[i] == INPUT_C) {
+            char *stem = stem_of(input);
+            char *bitcode = temp_path(d, stem, ".bc");
+            free(stem);
+            if (compile_c(d, input, bitcode))
+                goto done;
+            push(&ir_inputs, bitcode);
+        } else if (kinds[i] == INPUT_IR) {
+            push(&ir_inputs, input);
+        } else {
+            push(&objects, input);
+        }
+    }
+    if (d->emit_llvm || d->assembly) {
+        if (ir_inputs.count == 0) {
+            driver_error("%s needs managed input (.c, .ll, .bc)", d->emit_llvm ? "--emit-llvm" : "-S");
+            goto done;
+        }
+        const char *output = d->output ? d->output : (d->emit_llvm ? "a.ll" : "a.s");
+        status = run_pass(d, &ir_inputs, output, d->emit_llvm ? "--emit=llvm" : "--emit=asm");
+        goto done;
+    }
+    char *managed_object = NULL;
+    if (ir_inputs.count > 0) {
+        managed_object = temp_path(d, "managed", ".o");
+        if (run_pass(d, &ir_inputs, managed_object, "--emit=obj") ||
+            rename_stackmap_section(d, managed_object))
+            goto done;
+    }
+    status = link_program(d, managed_object, &objects);
+done:
+    string_list_free(&ir_inputs);
+    string_list_free(&objects);
+    return status;
+}
+
+/* ---- command line */
+
+static const char *const pass_options[] = {
+    "--polls=", "--loop-poll-interval=", "--poll-page=", "--max-poll-distance=", "--leaf=",
+    "--unmanaged=", "--managed=",
+};
+static const char *const pass_switches[] = {
+    "--report-poll-distance", "--externals-managed", "--no-default-leaves",
+    "--allow-unpolled-loops",
+};
+
+static int starts_with(const char *text, const char *prefix)
+{
+    return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+static int is_pass_option(const char *arg)
+{
+    for (size_t i = 0; i < sizeof pass_options / sizeof pass_options[0]; i++)
+        if (starts_with(arg, pass_options[i]))
+            return 1;
+    for (size_t i = 0; i < sizeof pass_switches / sizeof pass_switches[0]; i++)
+        if (strcmp(arg, pass_switches[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* -I DIR or -IDIR: pushes the flag (joined) and returns how many argv
+ * entries it used, 0 when arg is not this flag, -1 when DIR is missing. */
+static int joined_or_separate(const char *flag, int argc, char **argv, int i, string_list *into)
+{
+    size_t length = strlen(flag);
+    if (strncmp(argv[i], flag, length) != 0)
+        return 0;
+    if (argv[i][length] != '\0') {
+        push(into, argv[i]);
+        return 1;
+    }
+    if (i + 1 >= argc) {
+        driver_error("%s needs an argument", flag);
+        return -1;
+    }
+    char *joined = xasprintf("%s%s", flag, argv[i + 1]);
+    push(into, joined);
+    free(joined);
+    return 2;
+}
+
+static int is_optimization_flag(const char *arg)
+{
+    static const char *const levels[] = {"-O0", "-O1", "-O2", "-O3", "-Os", "-Oz"};
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (strcmp(arg, levels[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int is_clang_flag(const char *arg)
+{
+    return starts_with(arg, "-std=") || (starts_with(arg, "-W") && !starts_with(arg, "-Wl,")) ||
+           strcmp(arg, "-w") == 0 || strcmp(arg, "-pedantic") == 0 ||
+           strcmp(arg, "-Werror") == 0;
+}
+
+static int parse_one(driver *d, int argc, char **argv, int i)
+{
+    const char *arg = argv[i];
+    int used;
+    if ((used = joined_or_separate("-I", argc, argv, i, &d->clang_flags)) ||
+        (used = joined_or_separate("-D", argc, argv, i, &d->clang_flags)) ||
+        (used = joined_or_separate("-U", argc, argv, i, &d->clang_flags)) ||
+        (used = joined_or_separate("-L", argc, argv, i, &d->link_flags)) ||
+        (used = joined_or_separate("-l", argc, argv, i, &d->link_flags)))
+        return used;
+    if (strcmp(arg, "-include") == 0) {
+        if (i + 1 >= argc) {
+            driver_error("-include needs a file");
+            return -1;
+        }
+        push(&d->clang_flags, arg);
+        push(&d->clang_flags, argv[i + 1]);
+        return 2;
+    }
+    if (strcmp(arg, "-mllvm") == 0) {
+        if (i + 1 >= argc) {
+            driver_error("-mllvm needs an LLVM option");
+            return -1;
+        }
+        char *forwarded = xasprintf("--llvm-option=%s", argv[i + 1]);
+        push(&d->pass_flags, forwarded);
+        free(forwarded);
+        return 2;
+    }
+    if (strcmp(arg, "-o") == 0) {
+        if (i + 1 >= argc) {
+            driver_error("-o needs a file name");
+            return -1;
+        }
+        d->output = argv[i + 1];
+        return 2;
+    }
+    if (is_optimization_flag(arg))
+        snprintf(d->optimize, sizeof d->optimize, "%s", arg);
+    else if (strcmp(arg, "-g") == 0)
+        d->debug = 1;
+    else if (strcmp(arg, "-c") == 0)
+        d->compile_only = 1;
+    else if (strcmp(arg, "-S") == 0)
+        d->assembly = 1;
+    else if (strcmp(arg, "--emit-llvm") == 0 || strcmp(arg, "-emit-llvm") == 0)
+        d->emit_llvm = 1;
+    else if (strcmp(arg, "-v") == 0)
+        d->verbose = 1;
+    else if (strcmp(arg, "--keep-temps") == 0)
+        d->keep_temps = 1;
+    else if (strcmp(arg, "-static") == 0 || strcmp(arg, "-pthread") == 0 ||
+             starts_with(arg, "-Wl,") || starts_with(arg, "-fsanitize="))
+        push(&d->link_flags, arg);
+    else if (starts_with(arg, "--runtime="))
+        d->runtime = arg + strlen("--runtime=");
+    else if (starts_with(arg, "-march="))
+        d->march = arg + strlen("-march=");
+    else if (is_pass_option(arg))
+        push(&d->pass_flags, arg);
+    else if (is_clang_flag(arg))
+        push(&d->clang_flags, arg);
+    else if (arg[0] == '-' && arg[1] != '\0') {
+        driver_error("unsupported option '%s' (see corralc --help)", arg);
+        return -1;
+    } else
+        push(&d->inputs, arg);
+    return 1;
+}
+
+/* Returns 0 to go on, 1 after --help, -1 on a usage error. */
+static int parse_arguments(driver *d, int argc, char **argv)
+{
+    for (int i = 1; i < argc;) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(usage_text, stdout);
+            return 1;
+        }
+        int used = parse_one(d, argc, argv, i);
+        if (used < 0)
+            return -1;
+        i += used;
+    }
+    if (d->inputs.count == 0) {
+        driver_error("no input files (see corralc --help)");
+        return -1;
+    }
+    if (d->compile_only + d->assembly + d->emit_llvm > 1) {
+        driver_error("-c, -S and --emit-llvm are exclusive");
+        return -1;
+    }
+    return 0;
+}
+
+static char *find_exe_dir(const char *argv0)
+{
+    char path[PATH_MAX];
+    ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (length <= 0) {
+        if (!realpath(argv0, path))
+            return xstrdup(".");
+        length = (ssize_t)strlen(path);
+    }
+    path[length] = '\0';
+    char *slash = strrchr(path, '/');
+    return slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+}
+
+int main(int argc, char **argv)
+{
+    /* Static: the atexit cleanup reads it after main returns. */
+    static driver d;
+    snprintf(d.optimize, sizeof d.optimize, "-O0");
+    int parsed = parse_arguments(&d, argc, argv);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 1;
+    d.exe_dir = find_exe_dir(argv[0]);
+    input_kind *kinds = xcalloc(d.inputs.count, sizeof *kinds);
+    for (size_t i = 0; i < d.inputs.count; i++)
+        if (classify_input(d.inputs.items[i], &kinds[i]))
+            return 1;
+    int status;
+    if (d.compile_only)
+        status = compile_only(&d, kinds);
+    else
+        status = make_temp_dir(&d) ? -1 : compile_and_link(&d, kinds);
+    free(kinds);
+    return status ? 1 : 0;
+}

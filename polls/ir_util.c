@@ -1,0 +1,208 @@
+/* ir_util.c — small questions about LLVM IR the C API does not answer directly. */
+#include "pass.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+int type_is_gc_pointer(LLVMTypeRef type)
+{
+    return LLVMGetTypeKind(type) == LLVMPointerTypeKind &&
+           LLVMGetPointerAddressSpace(type) == GC_ADDRESS_SPACE;
+}
+
+int type_contains_gc_pointer(LLVMTypeRef type)
+{
+    switch (LLVMGetTypeKind(type)) {
+    case LLVMPointerTypeKind:
+        return type_is_gc_pointer(type);
+    case LLVMArrayTypeKind:
+    case LLVMVectorTypeKind:
+    case LLVMScalableVectorTypeKind:
+        return type_contains_gc_pointer(LLVMGetElementType(type));
+    case LLVMStructTypeKind: {
+        unsigned count = LLVMCountStructElementTypes(type);
+        for (unsigned i = 0; i < count; i++)
+            if (type_contains_gc_pointer(LLVMStructGetTypeAtIndex(type, i)))
+                return 1;
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+int type_is_gc_aggregate(LLVMTypeRef type)
+{
+    LLVMTypeKind kind = LLVMGetTypeKind(type);
+    return (kind == LLVMStructTypeKind || kind == LLVMArrayTypeKind) &&
+           type_contains_gc_pointer(type);
+}
+
+const char *value_name(LLVMValueRef value)
+{
+    size_t length = 0;
+    const char *name = LLVMGetValueName2(value, &length);
+    return name ? name : "";
+}
+
+/* Unnamed values are numbered in order: arguments, then per block the block
+ * itself and its non-void instructions; this mirrors LLVM's slot tracker. */
+static size_t block_slot_number(LLVMBasicBlockRef wanted)
+{
+    LLVMValueRef function = LLVMGetBasicBlockParent(wanted);
+    size_t slot = 0;
+    for (LLVMValueRef arg = LLVMGetFirstParam(function); arg; arg = LLVMGetNextParam(arg))
+        if (!*value_name(arg))
+            slot++;
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block)) {
+        if (!*LLVMGetBasicBlockName(block)) {
+            if (block == wanted)
+                return slot;
+            slot++;
+        }
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst))
+            if (!*value_name(inst) && LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMVoidTypeKind)
+                slot++;
+    }
+    return slot;
+}
+
+char *block_label(LLVMBasicBlockRef block)
+{
+    const char *name = LLVMGetBasicBlockName(block);
+    if (*name)
+        return xasprintf("%%%s", name);
+    return xasprintf("%%%zu", block_slot_number(block));
+}
+
+char *source_location_suffix(LLVMValueRef instruction)
+{
+    if (!LLVMIsAInstruction(instruction) || !LLVMInstructionGetDebugLoc(instruction))
+        return xstrdup("");
+    unsigned length = 0;
+    const char *file = LLVMGetDebugLocFilename(instruction, &length);
+    unsigned line = LLVMGetDebugLocLine(instruction);
+    if (!file || line == 0)
+        return xstrdup("");
+    return xasprintf(" (%.*s:%u)", (int)length, file, line);
+}
+
+int is_call_site(LLVMValueRef instruction)
+{
+    return LLVMIsACallInst(instruction) || LLVMIsAInvokeInst(instruction) ||
+           LLVMIsACallBrInst(instruction);
+}
+
+LLVMValueRef called_function(LLVMValueRef call)
+{
+    LLVMValueRef callee = LLVMGetCalledValue(call);
+    /* Aliases of functions are direct calls for our purposes. */
+    for (int depth = 0; depth < 8 && callee && LLVMIsAGlobalAlias(callee); depth++)
+        callee = LLVMAliasGetAliasee(callee);
+    return callee && LLVMIsAFunction(callee) ? callee : NULL;
+}
+
+int function_has_string_attribute(LLVMValueRef function, const char *kind)
+{
+    return LLVMGetStringAttributeAtIndex(function, LLVMAttributeFunctionIndex, kind,
+                                         (unsigned)strlen(kind)) != NULL;
+}
+
+int call_has_string_attribute(LLVMValueRef call, const char *kind)
+{
+    return LLVMGetCallSiteStringAttribute(call, LLVMAttributeFunctionIndex, kind,
+                                          (unsigned)strlen(kind)) != NULL;
+}
+
+void add_function_string_attribute(LLVMValueRef function, const char *kind, const char *value)
+{
+    LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(function));
+    LLVMAttributeRef attribute = LLVMCreateStringAttribute(
+        context, kind, (unsigned)strlen(kind), value, (unsigned)strlen(value));
+    LLVMAddAttributeAtIndex(function, LLVMAttributeFunctionIndex, attribute);
+}
+
+void add_call_string_attribute(LLVMValueRef call, const char *kind, const char *value)
+{
+    LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(call));
+    LLVMAttributeRef attribute = LLVMCreateStringAttribute(
+        context, kind, (unsigned)strlen(kind), value, (unsigned)strlen(value));
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, attribute);
+}
+
+void remove_function_enum_attribute(LLVMValueRef function, const char *kind)
+{
+    unsigned id = LLVMGetEnumAttributeKindForName(kind, strlen(kind));
+    LLVMRemoveEnumAttributeAtIndex(function, LLVMAttributeFunctionIndex, id);
+}
+
+int is_counted_instruction(LLVMValueRef instruction)
+{
+    if (LLVMIsADbgInfoIntrinsic(instruction))
+        return 0;
+    return 1;
+}
+
+LLVMValueRef first_insertion_point(LLVMBasicBlockRef block)
+{
+    int entry = LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(block)) == block;
+    LLVMValueRef inst = LLVMGetFirstInstruction(block);
+    while (inst && (LLVMIsAPHINode(inst) || LLVMIsALandingPadInst(inst) ||
+                    (entry && LLVMIsAAllocaInst(inst))))
+        inst = LLVMGetNextInstruction(inst);
+    return inst;
+}
+
+int run_pipeline(polls_pass *pass, const char *pipeline)
+{
+    LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef error = LLVMRunPasses(pass->module, pipeline, pass->options.target_machine, options);
+    LLVMDisposePassBuilderOptions(options);
+    if (!error)
+        return 0;
+    char *message = LLVMGetErrorMessage(error);
+    pass_error(pass, NULL, NULL, "pass pipeline '%s': %s", pipeline, message);
+    LLVMDisposeErrorMessage(message);
+    return -1;
+}
+
+LLVMValueRef phi_replace_incoming_block(polls_pass *pass, LLVMValueRef phi,
+                                        LLVMBasicBlockRef old_block, LLVMBasicBlockRef new_block)
+{
+    unsigned count = LLVMCountIncoming(phi);
+    LLVMValueRef *values = xcalloc(count, sizeof *values);
+    LLVMBasicBlockRef *blocks = xcalloc(count, sizeof *blocks);
+    for (unsigned i = 0; i < count; i++) {
+        values[i] = LLVMGetIncomingValue(phi, i);
+        LLVMBasicBlockRef from = LLVMGetIncomingBlock(phi, i);
+        blocks[i] = from == old_block ? new_block : from;
+    }
+    LLVMPositionBuilderBefore(pass->builder, phi);
+    LLVMValueRef replacement = LLVMBuildPhi(pass->builder, LLVMTypeOf(phi), "");
+    LLVMAddIncoming(replacement, values, blocks, count);
+    char *name = xstrdup(value_name(phi));
+    LLVMReplaceAllUsesWith(phi, replacement);
+    LLVMInstructionEraseFromParent(phi);
+    LLVMSetValueName2(replacement, name, strlen(name));
+    free(name);
+    free(values);
+    free(blocks);
+    return replacement;
+}
+
+LLVMValueRef branch_weights(polls_pass *pass, unsigned taken, unsigned not_taken)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(pass->context);
+    LLVMMetadataRef operands[3] = {
+        LLVMMDStringInContext2(pass->context, "branch_weights", strlen("branch_weights")),
+        LLVMValueAsMetadata(LLVMConstInt(i32, taken, 0)),
+        LLVMValueAsMetadata(LLVMConstInt(i32, not_taken, 0)),
+    };
+    return LLVMMetadataAsValue(pass->context, LLVMMDNodeInContext2(pass->context, operands, 3));
+}

@@ -1,0 +1,125 @@
+/* liveness.c — per-value liveness across safepoints, by walking backwards
+ * from each use to the definition (SSA: the definition dominates every use). */
+#include "liveness.h"
+
+#include <stdlib.h>
+
+void safepoint_map_build(safepoint_map *map, const polls_pass *pass, LLVMValueRef function)
+{
+    cfg_build(&map->graph, function);
+    ptrmap_init(&map->position);
+    map->safepoints = xcalloc(map->graph.block_count, sizeof *map->safepoints);
+    map->calls = xcalloc(map->graph.block_count, sizeof *map->calls);
+    for (size_t b = 0; b < map->graph.block_count; b++) {
+        size_t index = 0;
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(map->graph.blocks[b]); inst;
+             inst = LLVMGetNextInstruction(inst), index++) {
+            ptrmap_put(&map->position, inst, index);
+            if (is_call_site(inst) &&
+                (classify_call(pass, inst) == CALL_POLL || call_is_statepoint(pass, inst))) {
+                VEC_PUSH(map->safepoints[b], index);
+                VEC_PUSH(map->calls[b], inst);
+            }
+        }
+    }
+}
+
+void safepoint_map_free(safepoint_map *map)
+{
+    for (size_t b = 0; b < map->graph.block_count; b++) {
+        free(map->safepoints[b].items);
+        free(map->calls[b].items);
+    }
+    free(map->safepoints);
+    free(map->calls);
+    ptrmap_free(&map->position);
+    cfg_free(&map->graph);
+}
+
+/* The first safepoint in block with after < position < before, or NULL. */
+static LLVMValueRef safepoint_between(const safepoint_map *map, size_t block, long after,
+                                      long before)
+{
+    for (size_t i = 0; i < map->safepoints[block].count; i++) {
+        long position = (long)map->safepoints[block].items[i];
+        if (position > after && position < before)
+            return map->calls[block].items[i];
+    }
+    return NULL;
+}
+
+typedef struct live_walk {
+    const safepoint_map *map;
+    size_t def_block;
+    long def_position;          /* -1 for arguments: before the first instruction */
+    unsigned char *live_in;     /* blocks where the value is live on entry */
+    size_t *worklist;
+    size_t pending;
+} live_walk;
+
+/* The value is live from the start of block up to position (exclusive);
+ * returns a safepoint crossed, and queues predecessors. */
+static LLVMValueRef live_up_to(live_walk *walk, size_t block, long position)
+{
+    if (block == walk->def_block)
+        return safepoint_between(walk->map, block, walk->def_position, position);
+    LLVMValueRef crossed = safepoint_between(walk->map, block, -1, position);
+    if (crossed)
+        return crossed;
+    if (!walk->live_in[block]) {
+        walk->live_in[block] = 1;
+        walk->worklist[walk->pending++] = block;
+    }
+    return NULL;
+}
+
+/* A use by a phi happens at the end of the incoming block. */
+static LLVMValueRef live_for_use(live_walk *walk, LLVMValueRef value, LLVMValueRef user)
+{
+    const safepoint_map *map = walk->map;
+    if (LLVMIsAPHINode(user)) {
+        unsigned count = LLVMCountIncoming(user);
+        for (unsigned i = 0; i < count; i++) {
+            if (LLVMGetIncomingValue(user, i) != value)
+                continue;
+            size_t from = cfg_block_index(&map->graph, LLVMGetIncomingBlock(user, i));
+            LLVMValueRef crossed = live_up_to(walk, from, (long)1 << 40);
+            if (crossed)
+                return crossed;
+        }
+        return NULL;
+    }
+    uintptr_t position = 0;
+    ptrmap_get(&map->position, user, &position);
+    size_t block = cfg_block_index(&map->graph, LLVMGetInstructionParent(user));
+    return live_up_to(walk, block, (long)position);
+}
+
+LLVMValueRef live_across_safepoint(const safepoint_map *map, LLVMValueRef value)
+{
+    live_walk walk = {.map = map, .def_block = 0, .def_position = -1};
+    if (LLVMIsAInstruction(value)) {
+        uintptr_t position = 0;
+        ptrmap_get(&map->position, value, &position);
+        walk.def_block = cfg_block_index(&map->graph, LLVMGetInstructionParent(value));
+        walk.def_position = (long)position;
+    }
+    walk.live_in = xcalloc(map->graph.block_count, 1);
+    walk.worklist = xcalloc(map->graph.block_count + 1, sizeof *walk.worklist);
+    LLVMValueRef crossed = NULL;
+    for (LLVMUseRef use = LLVMGetFirstUse(value); use && !crossed; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (LLVMIsAInstruction(user))
+            crossed = live_for_use(&walk, value, user);
+    }
+    /* Live on entry to a block: live at the end of each predecessor. */
+    while (!crossed && walk.pending > 0) {
+        size_t block = walk.worklist[--walk.pending];
+        const index_list *preds = &map->graph.predecessors[block];
+        for (size_t i = 0; i < preds->count && !crossed; i++)
+            crossed = live_up_to(&walk, preds->items[i], (long)1 << 40);
+    }
+    free(walk.live_in);
+    free(walk.worklist);
+    return crossed;
+}

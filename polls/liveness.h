@@ -1,0 +1,28 @@
+/* liveness.h — is an SSA value live across a safepoint?
+ *
+ * A safepoint here is a poll (a call of gc.safepoint_poll, before inlining)
+ * or a call that RS4GC will make a statepoint. A value is live across one
+ * when the safepoint lies strictly between the value's definition and a use
+ * on some path. RS4GC relocates live references; everything this module is
+ * asked about is what it cannot relocate (integers made from references,
+ * aggregates holding references).
+ */
+#ifndef CORRAL_POLLS_LIVENESS_H
+#define CORRAL_POLLS_LIVENESS_H
+
+#include "cfg.h"
+#include "pass.h"
+
+typedef struct safepoint_map {
+    cfg graph;
+    ptrmap position;             /* instruction -> index within its block */
+    VEC(size_t) *safepoints;     /* per block: positions of safepoints, ascending */
+    VEC(LLVMValueRef) *calls;    /* per block: the safepoint instructions, same order */
+} safepoint_map;
+
+void safepoint_map_build(safepoint_map *map, const polls_pass *pass, LLVMValueRef function);
+void safepoint_map_free(safepoint_map *map);
+/* Returns the first safepoint value is live across, or NULL. */
+LLVMValueRef live_across_safepoint(const safepoint_map *map, LLVMValueRef value);
+
+#endif /* CORRAL_POLLS_LIVENESS_H */

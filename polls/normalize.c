@@ -1,0 +1,244 @@
+/* normalize.c — rewrites IR that RS4GC would mishandle into equivalent IR
+ * it handles.
+ *
+ * 1. `addrspacecast ptr %raw to ptr addrspace(1)` (how corral_alloc's fast
+ *    path turns TLAB memory into a reference): RS4GC looks through the cast
+ *    and takes the raw pointer as the base, which is not a GC pointer. As
+ *    ptrtoint + inttoptr the result is a base of its own, which it is.
+ * 2. `atomicrmw xchg` of a reference: RS4GC has no base rule for it. Done
+ *    on i64 with an inttoptr result it is again a base of its own.
+ * 3. Aggregates (small structs returned by value) holding references live
+ *    across a safepoint: RS4GC cannot relocate inside them, so they are
+ *    split into fields after the definition and rebuilt at each use.
+ */
+#include "liveness.h"
+#include "pass.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void replace_instruction(LLVMValueRef old, LLVMValueRef replacement)
+{
+    char *name = xstrdup(value_name(old));
+    LLVMReplaceAllUsesWith(old, replacement);
+    LLVMInstructionEraseFromParent(old);
+    LLVMSetValueName2(replacement, name, strlen(name));
+    free(name);
+}
+
+static void normalize_reference_cast(polls_pass *pass, LLVMValueRef cast)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);
+    LLVMPositionBuilderBefore(pass->builder, cast);
+    LLVMValueRef address = LLVMBuildPtrToInt(pass->builder, LLVMGetOperand(cast, 0), i64, "");
+    LLVMValueRef reference = LLVMBuildIntToPtr(pass->builder, address, LLVMTypeOf(cast), "");
+    replace_instruction(cast, reference);
+}
+
+static void normalize_reference_exchange(polls_pass *pass, LLVMValueRef exchange)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);
+    LLVMPositionBuilderBefore(pass->builder, exchange);
+    LLVMValueRef incoming = LLVMBuildPtrToInt(pass->builder, LLVMGetOperand(exchange, 1), i64, "");
+    LLVMValueRef swapped = LLVMBuildAtomicRMW(
+        pass->builder, LLVMAtomicRMWBinOpXchg, LLVMGetOperand(exchange, 0), incoming,
+        LLVMGetOrdering(exchange), LLVMIsAtomicSingleThread(exchange));
+    LLVMSetVolatile(swapped, LLVMGetVolatile(exchange));
+    LLVMSetAlignment(swapped, LLVMGetAlignment(exchange));
+    LLVMValueRef reference = LLVMBuildIntToPtr(pass->builder, swapped, LLVMTypeOf(exchange), "");
+    replace_instruction(exchange, reference);
+}
+
+static int is_reference_from_raw_pointer(LLVMValueRef inst)
+{
+    return LLVMGetInstructionOpcode(inst) == LLVMAddrSpaceCast &&
+           type_is_gc_pointer(LLVMTypeOf(inst)) &&
+           !type_contains_gc_pointer(LLVMTypeOf(LLVMGetOperand(inst, 0)));
+}
+
+static int is_reference_exchange(LLVMValueRef inst)
+{
+    return LLVMIsAAtomicRMWInst(inst) && LLVMGetAtomicRMWBinOp(inst) == LLVMAtomicRMWBinOpXchg &&
+           type_is_gc_pointer(LLVMTypeOf(inst));
+}
+
+void normalize_function(polls_pass *pass, LLVMValueRef function)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block)) {
+        LLVMValueRef inst = LLVMGetFirstInstruction(block);
+        while (inst) {
+            LLVMValueRef next = LLVMGetNextInstruction(inst);
+            if (is_reference_from_raw_pointer(inst))
+                normalize_reference_cast(pass, inst);
+            else if (is_reference_exchange(inst))
+                normalize_reference_exchange(pass, inst);
+            inst = next;
+        }
+    }
+}
+
+/* ---- splitting aggregates */
+
+/* Aggregates bigger than this are left alone (and rejected by the checks). */
+#define MAX_SPLIT_FIELDS 64
+
+static unsigned aggregate_field_count(LLVMTypeRef type)
+{
+    if (LLVMGetTypeKind(type) == LLVMStructTypeKind)
+        return LLVMCountStructElementTypes(type);
+    return LLVMGetArrayLength2(type) > MAX_SPLIT_FIELDS ? MAX_SPLIT_FIELDS + 1
+                                                        : (unsigned)LLVMGetArrayLength2(type);
+}
+
+static LLVMTypeRef aggregate_field_type(LLVMTypeRef type, unsigned index)
+{
+    if (LLVMGetTypeKind(type) == LLVMStructTypeKind)
+        return LLVMStructGetTypeAtIndex(type, index);
+    return LLVMGetElementType(type);
+}
+
+static int is_aggregate(LLVMTypeRef type)
+{
+    LLVMTypeKind kind = LLVMGetTypeKind(type);
+    return kind == LLVMStructTypeKind || kind == LLVMArrayTypeKind;
+}
+
+static unsigned leaf_count(LLVMTypeRef type)
+{
+    if (!is_aggregate(type))
+        return 1;
+    unsigned fields = aggregate_field_count(type), total = 0;
+    for (unsigned i = 0; i < fields && total <= MAX_SPLIT_FIELDS; i++)
+        total += leaf_count(aggregate_field_type(type, i));
+    return total;
+}
+
+/* Extracts every scalar leaf of value, depth first, into leaves. */
+static void extract_leaves(polls_pass *pass, LLVMValueRef value, value_list *leaves)
+{
+    LLVMTypeRef type = LLVMTypeOf(value);
+    if (!is_aggregate(type)) {
+        VEC_PUSH(*leaves, value);
+        return;
+    }
+    unsigned fields = aggregate_field_count(type);
+    for (unsigned i = 0; i < fields; i++)
+        extract_leaves(pass, LLVMBuildExtractValue(pass->builder, value, i, ""), leaves);
+}
+
+/* Rebuilds a value of type from leaves[*next...], the inverse of extract_leaves. */
+static LLVMValueRef rebuild_aggregate(polls_pass *pass, LLVMTypeRef type, LLVMValueRef *leaves,
+                                      size_t *next)
+{
+    if (!is_aggregate(type))
+        return leaves[(*next)++];
+    LLVMValueRef aggregate = LLVMGetPoison(type);
+    unsigned fields = aggregate_field_count(type);
+    for (unsigned i = 0; i < fields; i++) {
+        LLVMValueRef field = rebuild_aggregate(pass, aggregate_field_type(type, i), leaves, next);
+        aggregate = LLVMBuildInsertValue(pass->builder, aggregate, field, i, "");
+    }
+    return aggregate;
+}
+
+static void position_after_definition(polls_pass *pass, LLVMValueRef value)
+{
+    if (LLVMIsAArgument(value)) {
+        LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(LLVMGetParamParent(value));
+        LLVMPositionBuilder(pass->builder, entry, first_insertion_point(entry));
+    } else if (LLVMIsAPHINode(value)) {
+        LLVMBasicBlockRef block = LLVMGetInstructionParent(value);
+        LLVMPositionBuilder(pass->builder, block, first_insertion_point(block));
+    } else {
+        LLVMPositionBuilder(pass->builder, LLVMGetInstructionParent(value),
+                            LLVMGetNextInstruction(value));
+    }
+}
+
+static LLVMValueRef rebuild_before(polls_pass *pass, LLVMValueRef before, LLVMTypeRef type,
+                                   const value_list *leaves)
+{
+    size_t next = 0;
+    LLVMPositionBuilderBefore(pass->builder, before);
+    return rebuild_aggregate(pass, type, leaves->items, &next);
+}
+
+/* Each use gets its own copy, rebuilt right before it (for a phi: at the
+ * end of the incoming block), from fields RS4GC relocates one by one. */
+static void rebuild_at_uses(polls_pass *pass, LLVMValueRef value, const value_list *users,
+                            const value_list *leaves)
+{
+    LLVMTypeRef type = LLVMTypeOf(value);
+    for (size_t u = 0; u < users->count; u++) {
+        LLVMValueRef user = users->items[u];
+        if (LLVMIsAPHINode(user)) {
+            unsigned count = LLVMCountIncoming(user);
+            for (unsigned i = 0; i < count; i++)
+                if (LLVMGetIncomingValue(user, i) == value) {
+                    LLVMValueRef end = LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(user, i));
+                    LLVMSetOperand(user, i, rebuild_before(pass, end, type, leaves));
+                }
+            continue;
+        }
+        LLVMValueRef copy = rebuild_before(pass, user, type, leaves);
+        int operands = LLVMGetNumOperands(user);
+        for (int i = 0; i < operands; i++)
+            if (LLVMGetOperand(user, (unsigned)i) == value)
+                LLVMSetOperand(user, (unsigned)i, copy);
+    }
+}
+
+static void split_aggregate(polls_pass *pass, LLVMValueRef value)
+{
+    value_list users = {0}, leaves = {0};
+    for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        int seen = 0;
+        for (size_t i = 0; i < users.count; i++)
+            seen |= users.items[i] == user;
+        if (!seen && LLVMIsAInstruction(user))
+            VEC_PUSH(users, user);
+    }
+    position_after_definition(pass, value);
+    extract_leaves(pass, value, &leaves);
+    rebuild_at_uses(pass, value, &users, &leaves);
+    free(users.items);
+    free(leaves.items);
+}
+
+static int splittable(LLVMValueRef value)
+{
+    /* An invoke's result is only available in its normal destination. */
+    return type_is_gc_aggregate(LLVMTypeOf(value)) && !LLVMIsAInvokeInst(value) &&
+           leaf_count(LLVMTypeOf(value)) <= MAX_SPLIT_FIELDS;
+}
+
+void split_live_aggregates(polls_pass *pass, LLVMValueRef function)
+{
+    value_list candidates = {0};
+    for (LLVMValueRef arg = LLVMGetFirstParam(function); arg; arg = LLVMGetNextParam(arg))
+        if (splittable(arg))
+            VEC_PUSH(candidates, arg);
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst))
+            if (splittable(inst))
+                VEC_PUSH(candidates, inst);
+    if (candidates.count == 0) {
+        free(candidates.items);
+        return;
+    }
+    safepoint_map map;
+    safepoint_map_build(&map, pass, function);
+    value_list live = {0};
+    for (size_t i = 0; i < candidates.count; i++)
+        if (live_across_safepoint(&map, candidates.items[i]))
+            VEC_PUSH(live, candidates.items[i]);
+    safepoint_map_free(&map);
+    for (size_t i = 0; i < live.count; i++)
+        split_aggregate(pass, live.items[i]);
+    free(candidates.items);
+    free(live.items);
+}

@@ -1,0 +1,181 @@
+/* pass.h — the state one run of the corral pass carries, and the steps of
+ * the pipeline (each implemented in its own file). polls.c runs them in
+ * order; a step that finds unsafe IR adds an error and later steps are
+ * skipped, so no step ever sees IR an earlier check rejected.
+ */
+#ifndef CORRAL_POLLS_PASS_H
+#define CORRAL_POLLS_PASS_H
+
+#include "corral/polls.h"
+#include "ptrmap.h"
+#include "util.h"
+
+#include <llvm-c/Core.h>
+
+/* References are pointers in this address space (corral.h, CORRAL_REF). */
+#define GC_ADDRESS_SPACE 1
+/* The name LLVM's PlaceSafepoints gives the poll function; we keep it. */
+#define POLL_FUNCTION_NAME "gc.safepoint_poll"
+/* Prefix of the GC-transition wrappers the pass creates (internal linkage). */
+#define WRAPPER_PREFIX "corral.unmanaged."
+/* Metadata kind on the latch branch of a strip-mined loop: the verifier
+ * accepts that backedge without a poll, the distance report counts it. */
+#define STRIP_MINED_METADATA "corral.strip_mined"
+
+/* Flags per function, from annotations, options and the pass itself. */
+enum function_flags {
+    FUNCTION_LEAF = 1u << 0,      /* gc-leaf: a direct call, no statepoint */
+    FUNCTION_UNMANAGED = 1u << 1, /* C: called through a transition wrapper */
+    FUNCTION_SAFEPOINT = 1u << 2, /* runtime call that may GC: direct statepoint */
+    FUNCTION_NOPOLL = 1u << 3,    /* managed, but no polls inserted */
+    FUNCTION_POLL_ALL = 1u << 4,  /* managed, every poll kind */
+    FUNCTION_WRAPPER = 1u << 5,   /* a transition wrapper made by the pass */
+    FUNCTION_MANAGED = 1u << 6,   /* defined in the module: gets gc "coreclr" */
+    FUNCTION_EXTERNAL_MANAGED = 1u << 7, /* declared here, managed code elsewhere */
+};
+
+/* What a call site becomes. */
+typedef enum call_kind {
+    CALL_MANAGED,    /* managed callee, or indirect: statepoint */
+    CALL_SAFEPOINT,  /* runtime safepoint call: direct statepoint */
+    CALL_UNMANAGED,  /* external C (or its wrapper): statepoint to the wrapper */
+    CALL_LEAF,       /* gc-leaf function: plain call */
+    CALL_INTRINSIC,  /* LLVM intrinsic: plain call */
+    CALL_INLINE_ASM, /* inline assembly: plain call */
+    CALL_POLL,       /* gc.safepoint_poll, inserted by the pass */
+} call_kind;
+
+typedef VEC(LLVMValueRef) value_list;
+
+/* A varargs callee's wrapper is specific to the argument types of the call. */
+typedef struct varargs_wrapper {
+    LLVMValueRef callee;
+    LLVMTypeRef call_type; /* the concrete, non-varargs function type */
+    LLVMValueRef wrapper;
+} varargs_wrapper;
+
+typedef struct polls_pass {
+    LLVMModuleRef module;
+    LLVMContextRef context;
+    LLVMBuilderRef builder;
+    corral_polls_options options;
+    const char *input_name;
+
+    VEC(corral_polls_diagnostic) diagnostics;
+    size_t error_count;
+    VEC(corral_polls_function_report) reports;
+
+    value_list managed_functions; /* definitions, in module order */
+    ptrmap function_flags;        /* LLVMValueRef function -> enum function_flags */
+    ptrmap wrappers;              /* callee -> wrapper, for non-varargs callees */
+    VEC(varargs_wrapper) varargs_wrappers;
+    unsigned wrappers_created;
+
+    LLVMValueRef poll_function; /* gc.safepoint_poll */
+    LLVMValueRef poll_page;     /* corral_poll_page */
+    LLVMValueRef poll_slow;     /* corral_poll_slow */
+    unsigned strip_mined_kind;  /* metadata kind id of STRIP_MINED_METADATA */
+} polls_pass;
+
+/* ---- diagnostics.c */
+/* Adds an error about function (may be NULL); at (an instruction, may be
+ * NULL) appends its source location when the IR has debug info. */
+__attribute__((format(printf, 4, 5))) void pass_error(polls_pass *pass, LLVMValueRef function,
+                                                      LLVMValueRef at, const char *format, ...);
+__attribute__((format(printf, 4, 5))) void pass_warning(polls_pass *pass, LLVMValueRef function,
+                                                        LLVMValueRef at, const char *format, ...);
+
+/* ---- ir_util.c */
+int type_contains_gc_pointer(LLVMTypeRef type);
+int type_is_gc_pointer(LLVMTypeRef type);
+/* A first-class aggregate (struct or array) holding a reference somewhere. */
+int type_is_gc_aggregate(LLVMTypeRef type);
+const char *value_name(LLVMValueRef value); /* "" when unnamed */
+/* "%name" or "%7" as LLVM prints the block; caller frees. */
+char *block_label(LLVMBasicBlockRef block);
+/* " (file.c:12)" when the instruction has a debug location, else ""; caller frees. */
+char *source_location_suffix(LLVMValueRef instruction);
+int is_call_site(LLVMValueRef instruction); /* call, invoke or callbr */
+/* The called function (through aliases), or NULL for an indirect call. */
+LLVMValueRef called_function(LLVMValueRef call);
+int function_has_string_attribute(LLVMValueRef function, const char *kind);
+void add_function_string_attribute(LLVMValueRef function, const char *kind, const char *value);
+void add_call_string_attribute(LLVMValueRef call, const char *kind, const char *value);
+void remove_function_enum_attribute(LLVMValueRef function, const char *kind);
+int call_has_string_attribute(LLVMValueRef call, const char *kind);
+/* Non-debug instructions, the unit of the poll distance. */
+int is_counted_instruction(LLVMValueRef instruction);
+/* First instruction after the phis (and, in the entry block, the allocas). */
+LLVMValueRef first_insertion_point(LLVMBasicBlockRef block);
+/* Runs an LLVMRunPasses pipeline; on failure adds an error and returns -1. */
+int run_pipeline(polls_pass *pass, const char *pipeline);
+/* Replaces a phi's incoming block old_block by new_block (the C API has no
+ * setter, so the phi is rebuilt). Returns the phi now in place. */
+LLVMValueRef phi_replace_incoming_block(polls_pass *pass, LLVMValueRef phi,
+                                        LLVMBasicBlockRef old_block,
+                                        LLVMBasicBlockRef new_block);
+/* A !prof branch_weights node for a two-way branch. */
+LLVMValueRef branch_weights(polls_pass *pass, unsigned taken, unsigned not_taken);
+
+static inline unsigned function_flags(const polls_pass *pass, LLVMValueRef function)
+{
+    uintptr_t flags = 0;
+    ptrmap_get(&pass->function_flags, function, &flags);
+    return (unsigned)flags;
+}
+static inline void function_add_flags(polls_pass *pass, LLVMValueRef function, unsigned flags)
+{
+    ptrmap_put(&pass->function_flags, function, function_flags(pass, function) | flags);
+}
+
+/* ---- classify.c */
+/* Reads annotations, options and attributes into pass->function_flags and
+ * collects pass->managed_functions. */
+void classify_functions(polls_pass *pass);
+call_kind classify_call(const polls_pass *pass, LLVMValueRef call);
+/* The call will be a statepoint after RS4GC (so it ends a poll-free path). */
+int call_is_statepoint(const polls_pass *pass, LLVMValueRef call);
+/* Intrinsics worth a PreCall poll: memcpy/memmove/memset of unknown length. */
+int call_is_long_intrinsic(LLVMValueRef call);
+/* Marks leaf, intrinsic and inline-asm calls "gc-leaf-function". */
+void mark_leaf_calls(polls_pass *pass);
+
+/* ---- varargs.c */
+/* Managed varargs functions returning a value return it through memory,
+ * since a statepoint cannot wrap such a call. */
+void return_varargs_results_through_memory(polls_pass *pass);
+
+/* ---- checks.c: rejections done before any transformation. */
+void check_module(polls_pass *pass);
+void check_function(polls_pass *pass, LLVMValueRef function);
+/* After poll insertion: integers made from references, and aggregates of
+ * references, must not be live across a poll or statepoint. */
+void check_live_across_safepoints(polls_pass *pass, LLVMValueRef function);
+
+/* ---- normalize.c: rewrite what RS4GC mishandles into forms it handles. */
+void normalize_function(polls_pass *pass, LLVMValueRef function);
+/* Splits reference-holding aggregates live across safepoints into fields. */
+void split_live_aggregates(polls_pass *pass, LLVMValueRef function);
+
+/* ---- wrappers.c */
+void wrap_unmanaged_calls(polls_pass *pass, LLVMValueRef function);
+
+/* ---- placement.c */
+void create_poll_function(polls_pass *pass);
+void place_polls(polls_pass *pass, LLVMValueRef function, corral_polls_function_report *report);
+/* Inlines every poll and deletes the poll function if it was ours. */
+void inline_polls(polls_pass *pass);
+
+/* ---- strip_mine.c */
+/* Tries to strip-mine the loop closed by the backedge latch -> header.
+ * Returns 1 when it did (the poll is then in the outer loop). */
+int strip_mine_loop(polls_pass *pass, LLVMValueRef function, LLVMBasicBlockRef latch,
+                    LLVMBasicBlockRef header);
+
+/* ---- distance.c */
+/* Verifies every cycle holds a poll or statepoint and computes the poll
+ * distance into report. */
+void analyse_poll_distance(polls_pass *pass, LLVMValueRef function,
+                           corral_polls_function_report *report);
+
+#endif /* CORRAL_POLLS_PASS_H */

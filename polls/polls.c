@@ -1,0 +1,307 @@
+/* polls.c — corral_polls_run: the pass pipeline, in order (see pass.h). */
+#include "pass.h"
+
+#include "corral/abi.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Support.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_PREPARE_PIPELINE "always-inline,function(sroa,mem2reg)"
+#define DEFAULT_LOOP_POLL_INTERVAL 1000
+
+void corral_polls_options_init(corral_polls_options *options)
+{
+    memset(options, 0, sizeof *options);
+    options->poll_kinds = CORRAL_POLL_DEFAULT_KINDS;
+    options->loop_poll_interval = DEFAULT_LOOP_POLL_INTERVAL;
+    options->poll_page_access = CORRAL_POLL_PAGE_DIRECT;
+}
+
+int corral_polls_parse_kinds(const char *text, unsigned *mask, char *error, size_t error_size)
+{
+    static const struct {
+        const char *name;
+        unsigned kinds;
+    } words[] = {
+        {"loop", CORRAL_POLL_LOOP},   {"return", CORRAL_POLL_RETURN},
+        {"precall", CORRAL_POLL_PRECALL}, {"entry", CORRAL_POLL_ENTRY},
+        {"all", CORRAL_POLL_ALL_KINDS}, {"none", 0},
+        {"default", CORRAL_POLL_DEFAULT_KINDS},
+    };
+    unsigned result = 0;
+    const char *start = text;
+    for (;;) {
+        const char *end = strchr(start, ',');
+        size_t length = end ? (size_t)(end - start) : strlen(start);
+        size_t i = 0;
+        while (i < sizeof words / sizeof words[0] &&
+               !(strlen(words[i].name) == length && memcmp(words[i].name, start, length) == 0))
+            i++;
+        if (i == sizeof words / sizeof words[0]) {
+            snprintf(error, error_size,
+                     "unknown poll kind '%.*s' in '%s': expected a comma-separated list of "
+                     "loop, return, precall, entry (or all, none, default)",
+                     (int)length, start, text);
+            return -1;
+        }
+        result |= words[i].kinds;
+        if (!end)
+            break;
+        start = end + 1;
+    }
+    *mask = result;
+    return 0;
+}
+
+/* RS4GC's own default rematerializes derived pointers; the runtime wants
+ * explicit (base, derived) pairs. The option is process-wide. */
+static void set_llvm_options(void)
+{
+    const char *argv[] = {"corral-polls", "-spp-rematerialization-threshold=0"};
+    LLVMParseCommandLineOptions(2, argv, NULL);
+}
+
+static pthread_once_t llvm_options_once = PTHREAD_ONCE_INIT;
+
+/* ---- steps */
+
+static int has_non_integral_gc_space(const char *layout)
+{
+    for (const char *p = strstr(layout, "ni:"); p; p = strstr(p + 1, "ni:")) {
+        if (p != layout && p[-1] != '-')
+            continue;
+        for (const char *q = p + 2; *q && *q != '-'; q++)
+            if (*q == ':' && q[1] == '1' && (q[2] == ':' || q[2] == '-' || q[2] == '\0'))
+                return 1;
+    }
+    return 0;
+}
+
+/* References must be non-integral: no optimization may turn them into integers. */
+static void make_gc_space_non_integral(polls_pass *pass)
+{
+    const char *layout = LLVMGetDataLayoutStr(pass->module);
+    if (has_non_integral_gc_space(layout))
+        return;
+    char *updated;
+    const char *ni = strstr(layout, "-ni:");
+    if (strncmp(layout, "ni:", 3) == 0 || ni) {
+        /* Extend the existing list: "ni:2" -> "ni:2:1". */
+        const char *list = ni ? ni + 1 : layout;
+        const char *list_end = strchr(list, '-');
+        size_t split = (size_t)((list_end ? list_end : list + strlen(list)) - layout);
+        updated = xasprintf("%.*s:1%s", (int)split, layout, layout + split);
+    } else {
+        updated = *layout ? xasprintf("%s-ni:1", layout) : xstrdup("ni:1");
+    }
+    LLVMSetDataLayout(pass->module, updated);
+    free(updated);
+}
+
+/* sroa and mem2reg skip optnone functions, which would leave every local in
+ * memory; managed code is never compiled optnone. */
+static void strip_optnone(polls_pass *pass)
+{
+    for (LLVMValueRef function = LLVMGetFirstFunction(pass->module); function;
+         function = LLVMGetNextFunction(function))
+        if (!LLVMIsDeclaration(function))
+            remove_function_enum_attribute(function, "optnone");
+}
+
+static void set_gc_and_frame_pointers(polls_pass *pass)
+{
+    for (size_t i = 0; i < pass->managed_functions.count; i++) {
+        LLVMValueRef function = pass->managed_functions.items[i];
+        LLVMSetGC(function, CORRAL_ABI_GC_STRATEGY);
+        add_function_string_attribute(function, "frame-pointer", "all");
+    }
+}
+
+/* RS4GC treats calls it recognises as library functions as leaf calls;
+ * with "no-builtins" it recognises none, so a managed function named like a
+ * libc one still gets its statepoint. */
+static void disable_library_call_recognition(polls_pass *pass)
+{
+    for (size_t i = 0; i < pass->managed_functions.count; i++)
+        add_function_string_attribute(pass->managed_functions.items[i], "no-builtins", "");
+}
+
+static void check_poll_distance_limit(polls_pass *pass, LLVMValueRef function,
+                                      const corral_polls_function_report *report)
+{
+    uint64_t limit = pass->options.max_poll_distance;
+    if (limit == 0 || report->nopoll || report->poll_distance <= limit)
+        return;
+    if (report->poll_distance == UINT64_MAX)
+        return; /* already reported as a loop without a poll */
+    pass_error(pass, function, NULL,
+               "poll distance %llu exceeds --max-poll-distance=%llu: add poll kinds "
+               "(--polls=...), lower the loop poll interval, or split the function",
+               (unsigned long long)report->poll_distance, (unsigned long long)limit);
+}
+
+static void place_and_check_polls(polls_pass *pass)
+{
+    for (size_t i = 0; i < pass->managed_functions.count; i++) {
+        LLVMValueRef function = pass->managed_functions.items[i];
+        corral_polls_function_report report = {.function = xstrdup(value_name(function))};
+        place_polls(pass, function, &report);
+        analyse_poll_distance(pass, function, &report);
+        check_poll_distance_limit(pass, function, &report);
+        VEC_PUSH(pass->reports, report);
+    }
+}
+
+static int verify_module(polls_pass *pass)
+{
+    char *message = NULL;
+    if (!LLVMVerifyModule(pass->module, LLVMReturnStatusAction, &message)) {
+        LLVMDisposeMessage(message);
+        return 0;
+    }
+    /* Only the first line: the rest is a dump of the offending IR. */
+    size_t line = strcspn(message, "\n");
+    pass_error(pass, NULL, NULL,
+               "internal error: the pass produced invalid IR (%.*s); please report this "
+               "with the input",
+               (int)line, message);
+    LLVMDisposeMessage(message);
+    return -1;
+}
+
+static void remove_unused_declaration(polls_pass *pass, const char *name)
+{
+    LLVMValueRef function = LLVMGetNamedFunction(pass->module, name);
+    if (function && LLVMIsDeclaration(function) && !LLVMGetFirstUse(function))
+        LLVMDeleteFunction(function);
+}
+
+#define FOR_EACH_MANAGED(pass, function)                                                   \
+    for (size_t index_ = 0; index_ < (pass)->managed_functions.count &&                    \
+                            ((function) = (pass)->managed_functions.items[index_], 1);     \
+         index_++)
+
+static void run_steps(polls_pass *pass)
+{
+    LLVMValueRef function;
+    check_module(pass);
+    if (pass->error_count)
+        return;
+    make_gc_space_non_integral(pass);
+    strip_optnone(pass);
+    const char *prepare = pass->options.prepare_pipeline ? pass->options.prepare_pipeline
+                                                         : DEFAULT_PREPARE_PIPELINE;
+    if (*prepare && run_pipeline(pass, prepare) != 0)
+        return;
+    create_poll_function(pass);
+    classify_functions(pass);
+    if (pass->error_count)
+        return;
+    return_varargs_results_through_memory(pass);
+    if (pass->error_count)
+        return;
+    set_gc_and_frame_pointers(pass);
+    FOR_EACH_MANAGED(pass, function)
+        check_function(pass, function);
+    if (pass->error_count)
+        return;
+    FOR_EACH_MANAGED(pass, function) {
+        normalize_function(pass, function);
+        wrap_unmanaged_calls(pass, function);
+    }
+    mark_leaf_calls(pass);
+    place_and_check_polls(pass);
+    FOR_EACH_MANAGED(pass, function) {
+        split_live_aggregates(pass, function);
+        check_live_across_safepoints(pass, function);
+    }
+    if (pass->error_count || pass->options.stop_after_placement)
+        return;
+    inline_polls(pass);
+    disable_library_call_recognition(pass);
+    if (pass->error_count || run_pipeline(pass, "rewrite-statepoints-for-gc") != 0)
+        return;
+    remove_unused_declaration(pass, "__tmp_use"); /* RS4GC's scratch declaration */
+    verify_module(pass);
+}
+
+/* ---- result */
+
+static corral_polls_result *make_result(polls_pass *pass)
+{
+    corral_polls_result *result = xcalloc(1, sizeof *result);
+    result->input_name = xstrdup(pass->input_name);
+    result->error_count = pass->error_count;
+    result->diagnostic_count = pass->diagnostics.count;
+    result->diagnostics = pass->diagnostics.items;
+    result->function_count = pass->reports.count;
+    result->functions = pass->reports.items;
+    result->wrappers_created = pass->wrappers_created;
+    for (size_t i = 0; i < pass->reports.count; i++) {
+        const corral_polls_function_report *report = &pass->reports.items[i];
+        if (report->nopoll || report->poll_distance < result->max_poll_distance)
+            continue;
+        if (report->poll_distance > result->max_poll_distance || !result->max_poll_distance_function) {
+            result->max_poll_distance = report->poll_distance;
+            result->max_poll_distance_function = report->function;
+        }
+    }
+    return result;
+}
+
+void corral_polls_result_free(corral_polls_result *result)
+{
+    if (!result)
+        return;
+    for (size_t i = 0; i < result->diagnostic_count; i++) {
+        free((char *)result->diagnostics[i].function);
+        free((char *)result->diagnostics[i].message);
+    }
+    for (size_t i = 0; i < result->function_count; i++)
+        free((char *)result->functions[i].function);
+    free((void *)result->diagnostics);
+    free((void *)result->functions);
+    free((char *)result->input_name);
+    free(result);
+}
+
+int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
+                     corral_polls_result **result)
+{
+    pthread_once(&llvm_options_once, set_llvm_options);
+    polls_pass pass = {0};
+    if (options)
+        pass.options = *options;
+    else
+        corral_polls_options_init(&pass.options);
+    pass.module = module;
+    pass.context = LLVMGetModuleContext(module);
+    pass.builder = LLVMCreateBuilderInContext(pass.context);
+    size_t length = 0;
+    const char *identifier = LLVMGetModuleIdentifier(module, &length);
+    pass.input_name = pass.options.input_name ? pass.options.input_name : identifier;
+    pass.strip_mined_kind = LLVMGetMDKindIDInContext(pass.context, STRIP_MINED_METADATA,
+                                                     strlen(STRIP_MINED_METADATA));
+    ptrmap_init(&pass.function_flags);
+    ptrmap_init(&pass.wrappers);
+
+    run_steps(&pass);
+
+    corral_polls_result *made = make_result(&pass);
+    LLVMDisposeBuilder(pass.builder);
+    ptrmap_free(&pass.function_flags);
+    ptrmap_free(&pass.wrappers);
+    free(pass.managed_functions.items);
+    free(pass.varargs_wrappers.items);
+    int status = pass.error_count ? -1 : 0;
+    if (result)
+        *result = made;
+    else
+        corral_polls_result_free(made);
+    return status;
+}

@@ -1,0 +1,39 @@
+/* util.h — allocation that cannot fail silently, formatted strings, and a
+ * growable array, shared by the pass library and the two tools. */
+#ifndef CORRAL_POLLS_UTIL_H
+#define CORRAL_POLLS_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Out of memory in the compiler is an internal failure: print and abort. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *block, size_t size);
+char *xstrdup(const char *text);
+char *xstrndup(const char *text, size_t length);
+__attribute__((format(printf, 1, 2))) char *xasprintf(const char *format, ...);
+char *xvasprintf(const char *format, va_list args);
+__attribute__((noreturn, format(printf, 1, 2))) void polls_fatal(const char *format, ...);
+
+/* A growable array of T: VEC(T) v = {0}; VEC_PUSH(v, x); v.items[i]; free(v.items). */
+#define VEC(T)                                                                             \
+    struct {                                                                               \
+        T *items;                                                                          \
+        size_t count, capacity;                                                            \
+    }
+#define VEC_PUSH(v, x)                                                                     \
+    do {                                                                                   \
+        if ((v).count == (v).capacity) {                                                   \
+            (v).capacity = (v).capacity ? (v).capacity * 2 : 8;                            \
+            (v).items = xrealloc((v).items, (v).capacity * sizeof *(v).items);             \
+        }                                                                                  \
+        (v).items[(v).count++] = (x);                                                      \
+    } while (0)
+
+/* A list of owned strings; add_csv appends each non-empty item of "a,b,c". */
+typedef VEC(char *) string_list;
+void string_list_add_csv(string_list *list, const char *csv);
+void string_list_free(string_list *list);
+
+#endif /* CORRAL_POLLS_UTIL_H */

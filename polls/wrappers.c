@@ -1,0 +1,234 @@
+/* wrappers.c — GC-transition wrappers for calls from managed code to
+ * unmanaged C (include/corral/abi.h has the protocol).
+ *
+ *   managed caller                     wrapper (plain code, noinline, fp)
+ *   ---------------------------------  -----------------------------------------
+ *   statepoint call wrapper(args) ---> ra = returnaddress(0); fp = frameaddress(0)
+ *     (stackmap record at the return   corral_transition_to_unmanaged(ra, fp)
+ *      address = the anchor's ra)      r = callee(args)       <- may block; GC runs
+ *                                      corral_transition_to_managed()
+ *   <--------------------------------- return r
+ *
+ * One wrapper per callee; a varargs callee gets one per list of argument
+ * types, since RS4GC cannot wrap a non-void varargs call in a statepoint.
+ */
+#include "pass.h"
+
+#include "corral/abi.h"
+
+#include <llvm-c/DebugInfo.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+static LLVMValueRef runtime_function(polls_pass *pass, const char *name, LLVMTypeRef type)
+{
+    LLVMValueRef function = LLVMGetNamedFunction(pass->module, name);
+    if (!function) {
+        function = LLVMAddFunction(pass->module, name, type);
+        function_add_flags(pass, function, FUNCTION_LEAF);
+    }
+    return function;
+}
+
+static LLVMValueRef intrinsic(polls_pass *pass, const char *name, LLVMTypeRef overload)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    return LLVMGetIntrinsicDeclaration(pass->module, id, overload ? &overload : NULL,
+                                       overload ? 1 : 0);
+}
+
+static LLVMTypeRef intrinsic_type(polls_pass *pass, const char *name, LLVMTypeRef overload)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    return LLVMIntrinsicGetType(pass->context, id, overload ? &overload : NULL, overload ? 1 : 0);
+}
+
+static LLVMValueRef build_leaf_call(polls_pass *pass, LLVMTypeRef type, LLVMValueRef callee,
+                                    LLVMValueRef *args, unsigned count)
+{
+    LLVMValueRef call = LLVMBuildCall2(pass->builder, type, callee, args, count, "");
+    add_call_string_attribute(call, "gc-leaf-function", "");
+    return call;
+}
+
+/* Copies parameter and return attributes (byval, sret, zeroext...), which
+ * the x86-64 calling convention depends on. from is a function or a call. */
+static void copy_argument_attributes(LLVMValueRef from, int from_is_call, LLVMValueRef to,
+                                     int to_is_call, unsigned argument_count)
+{
+    for (unsigned index = 0; index <= argument_count; index++) {
+        unsigned count = from_is_call ? LLVMGetCallSiteAttributeCount(from, index)
+                                      : LLVMGetAttributeCountAtIndex(from, index);
+        if (count == 0)
+            continue;
+        LLVMAttributeRef attributes[64];
+        if (count > 64)
+            count = 64;
+        if (from_is_call)
+            LLVMGetCallSiteAttributes(from, index, attributes);
+        else
+            LLVMGetAttributesAtIndex(from, index, attributes);
+        for (unsigned i = 0; i < count; i++) {
+            if (to_is_call)
+                LLVMAddCallSiteAttribute(to, index, attributes[i]);
+            else
+                LLVMAddAttributeAtIndex(to, index, attributes[i]);
+        }
+    }
+}
+
+static void build_wrapper_body(polls_pass *pass, LLVMValueRef wrapper, LLVMValueRef callee,
+                               LLVMTypeRef callee_type, LLVMValueRef attribute_source,
+                               int source_is_call)
+{
+    LLVMContextRef context = pass->context;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+    LLVMTypeRef void_type = LLVMVoidTypeInContext(context);
+    LLVMTypeRef to_unmanaged_params[2] = {ptr, ptr};
+    LLVMTypeRef to_unmanaged_type = LLVMFunctionType(void_type, to_unmanaged_params, 2, 0);
+    LLVMTypeRef to_managed_type = LLVMFunctionType(void_type, NULL, 0, 0);
+    LLVMValueRef to_unmanaged = runtime_function(pass, CORRAL_ABI_TO_UNMANAGED, to_unmanaged_type);
+    LLVMValueRef to_managed = runtime_function(pass, CORRAL_ABI_TO_MANAGED, to_managed_type);
+
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(context, wrapper, "entry");
+    LLVMPositionBuilderAtEnd(pass->builder, entry);
+    LLVMValueRef level = LLVMConstInt(i32, 0, 0);
+    LLVMValueRef return_address = LLVMBuildCall2(
+        pass->builder, intrinsic_type(pass, "llvm.returnaddress", NULL),
+        intrinsic(pass, "llvm.returnaddress", NULL), &level, 1, "ra");
+    LLVMValueRef frame_address = LLVMBuildCall2(
+        pass->builder, intrinsic_type(pass, "llvm.frameaddress", ptr),
+        intrinsic(pass, "llvm.frameaddress", ptr), &level, 1, "fp");
+    LLVMValueRef anchor[2] = {return_address, frame_address};
+    build_leaf_call(pass, to_unmanaged_type, to_unmanaged, anchor, 2);
+
+    unsigned count = LLVMCountParams(wrapper);
+    LLVMValueRef *args = xcalloc(count, sizeof *args);
+    LLVMGetParams(wrapper, args);
+    LLVMValueRef result = LLVMBuildCall2(pass->builder, callee_type, callee, args, count, "");
+    copy_argument_attributes(attribute_source, source_is_call, result, 1, count);
+    free(args);
+
+    build_leaf_call(pass, to_managed_type, to_managed, NULL, 0);
+    if (LLVMGetTypeKind(LLVMGetReturnType(callee_type)) == LLVMVoidTypeKind)
+        LLVMBuildRetVoid(pass->builder);
+    else
+        LLVMBuildRet(pass->builder, result);
+}
+
+static LLVMValueRef create_wrapper(polls_pass *pass, LLVMValueRef callee, LLVMTypeRef callee_type,
+                                   LLVMTypeRef wrapper_type, LLVMValueRef attribute_source,
+                                   int source_is_call)
+{
+    char *name = xasprintf(WRAPPER_PREFIX "%s", value_name(callee));
+    LLVMValueRef wrapper = LLVMAddFunction(pass->module, name, wrapper_type);
+    free(name);
+    LLVMSetLinkage(wrapper, LLVMInternalLinkage);
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", strlen("noinline"));
+    LLVMAddAttributeAtIndex(wrapper, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(pass->context, noinline, 0));
+    add_function_string_attribute(wrapper, "frame-pointer", "all");
+    copy_argument_attributes(attribute_source, source_is_call, wrapper, 0,
+                             LLVMCountParamTypes(wrapper_type));
+    function_add_flags(pass, wrapper, FUNCTION_WRAPPER);
+    pass->wrappers_created++;
+
+    LLVMBasicBlockRef saved_block = LLVMGetInsertBlock(pass->builder);
+    build_wrapper_body(pass, wrapper, callee, callee_type, attribute_source, source_is_call);
+    if (saved_block)
+        LLVMPositionBuilderAtEnd(pass->builder, saved_block);
+    return wrapper;
+}
+
+static LLVMValueRef wrapper_for_callee(polls_pass *pass, LLVMValueRef callee)
+{
+    uintptr_t found = 0;
+    if (ptrmap_get(&pass->wrappers, callee, &found))
+        return (LLVMValueRef)found;
+    LLVMTypeRef type = LLVMGlobalGetValueType(callee);
+    LLVMValueRef wrapper = create_wrapper(pass, callee, type, type, callee, 0);
+    ptrmap_put(&pass->wrappers, callee, (uintptr_t)wrapper);
+    return wrapper;
+}
+
+/* The non-varargs type of one varargs call: its return type and the types
+ * of the arguments it actually passes. */
+static LLVMTypeRef concrete_call_type(LLVMValueRef call)
+{
+    unsigned count = LLVMGetNumArgOperands(call);
+    LLVMTypeRef *params = xcalloc(count, sizeof *params);
+    for (unsigned i = 0; i < count; i++)
+        params[i] = LLVMTypeOf(LLVMGetOperand(call, i));
+    LLVMTypeRef type =
+        LLVMFunctionType(LLVMGetReturnType(LLVMGetCalledFunctionType(call)), params, count, 0);
+    free(params);
+    return type;
+}
+
+static LLVMValueRef wrapper_for_varargs_call(polls_pass *pass, LLVMValueRef callee,
+                                             LLVMValueRef call, LLVMTypeRef call_type)
+{
+    for (size_t i = 0; i < pass->varargs_wrappers.count; i++) {
+        varargs_wrapper *known = &pass->varargs_wrappers.items[i];
+        if (known->callee == callee && known->call_type == call_type)
+            return known->wrapper;
+    }
+    LLVMValueRef wrapper =
+        create_wrapper(pass, callee, LLVMGetCalledFunctionType(call), call_type, call, 1);
+    varargs_wrapper entry = {callee, call_type, wrapper};
+    VEC_PUSH(pass->varargs_wrappers, entry);
+    return wrapper;
+}
+
+/* A call to the wrapper must not claim the callee's memory effects: the
+ * wrapper writes the thread's state. */
+static void drop_memory_attribute(LLVMValueRef call)
+{
+    unsigned memory = LLVMGetEnumAttributeKindForName("memory", strlen("memory"));
+    LLVMRemoveCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, memory);
+}
+
+static void reroute_call(polls_pass *pass, LLVMValueRef call, LLVMValueRef callee)
+{
+    LLVMTypeRef callee_type = LLVMGlobalGetValueType(callee);
+    if (!LLVMIsFunctionVarArg(callee_type)) {
+        LLVMValueRef wrapper = wrapper_for_callee(pass, callee);
+        LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, wrapper);
+        if (LLVMIsACallInst(call))
+            LLVMSetTailCallKind(call, LLVMTailCallKindNone);
+        drop_memory_attribute(call);
+        return;
+    }
+    LLVMTypeRef call_type = concrete_call_type(call);
+    LLVMValueRef wrapper = wrapper_for_varargs_call(pass, callee, call, call_type);
+    unsigned count = LLVMGetNumArgOperands(call);
+    LLVMValueRef *args = xcalloc(count, sizeof *args);
+    for (unsigned i = 0; i < count; i++)
+        args[i] = LLVMGetOperand(call, i);
+    LLVMPositionBuilderBefore(pass->builder, call);
+    LLVMValueRef direct = LLVMBuildCall2(pass->builder, call_type, wrapper, args, count, "");
+    free(args);
+    copy_argument_attributes(call, 1, direct, 1, count);
+    LLVMInstructionSetDebugLoc(direct, LLVMInstructionGetDebugLoc(call));
+    if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind)
+        LLVMReplaceAllUsesWith(call, direct);
+    LLVMInstructionEraseFromParent(call);
+}
+
+void wrap_unmanaged_calls(polls_pass *pass, LLVMValueRef function)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block)) {
+        LLVMValueRef inst = LLVMGetFirstInstruction(block);
+        while (inst) {
+            LLVMValueRef next = LLVMGetNextInstruction(inst);
+            LLVMValueRef callee = is_call_site(inst) ? called_function(inst) : NULL;
+            if (callee && classify_call(pass, inst) == CALL_UNMANAGED &&
+                !(function_flags(pass, callee) & FUNCTION_WRAPPER))
+                reroute_call(pass, inst, callee);
+            inst = next;
+        }
+    }
+}

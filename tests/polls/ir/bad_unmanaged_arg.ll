@@ -1,0 +1,10 @@
+; A reference handed to unmanaged C.
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+declare void @external(i32, ptr addrspace(1))
+
+define void @leak(ptr addrspace(1) %r) {
+  call void @external(i32 1, ptr addrspace(1) %r)
+  ret void
+}

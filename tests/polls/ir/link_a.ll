@@ -1,0 +1,10 @@
+; Calls a managed function defined in link_b.ll.
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+declare i64 @from_b(i64)
+
+define i64 @from_a(i64 %x) {
+  %r = call i64 @from_b(i64 %x)
+  ret i64 %r
+}

@@ -1,0 +1,174 @@
+/* test_corralc.c — the corralc driver: separate compilation (-c gives
+ * bitcode, linked later), several managed files in one module, --emit-llvm,
+ * -S, temporary files, and clear errors for a missing file, a bad flag, a
+ * clang error, an unknown input and a managed-C rule violation. */
+#include "tool_run.h"
+
+#ifndef CORRALC
+#error "CORRALC (path of corralc) must be defined by the build"
+#endif
+
+static const char *write_source(const char *name, const char *text)
+{
+    const char *path = tool_temp(name);
+    FILE *file = fopen(path, "w");
+    if (!file)
+        bail_out("cannot write %s: %s", path, strerror(errno));
+    fputs(text, file);
+    fclose(file);
+    return path;
+}
+
+/* corralc with the fake runtime, in the scratch directory. */
+static tool_result corralc(const char *args)
+{
+    return tool_run("cd %s && TMPDIR=%s %s --runtime=%s -I%s %s", tool_temp_dir, tool_temp_dir,
+                    CORRALC, FAKE_RUNTIME, POLLS_TEST_DIR, args);
+}
+
+static const char main_source[] =
+    "#include <corral.h>\n"
+    "#include <stdio.h>\n"
+    "long twice(long x);\n"
+    "int main(void) {\n"
+    "    long total = 0;\n"
+    "    for (long i = 0; i < 1000; i++)\n"
+    "        total += twice(i);\n"
+    "    printf(\"total %ld\\n\", total);\n"
+    "    return total == 999000 ? 0 : 1;\n"
+    "}\n";
+
+static const char helper_source[] = "long twice(long x) { return 2 * x; }\n";
+
+static void test_separate_compilation(void)
+{
+    write_source("main.c", main_source);
+    write_source("helper.c", helper_source);
+    tool_result result = corralc("-O2 -c helper.c -o helper.o");
+    is_int(result.status, 0, "-c compiles one file");
+    tool_result_free(&result);
+    char *bytes = tool_read_file(tool_temp("helper.o"));
+    ok(bytes && memcmp(bytes, "BC\xc0\xde", 4) == 0, "-c output is LLVM bitcode");
+    free(bytes);
+    result = corralc("-O2 main.c helper.o -o program && ./program");
+    ok(result.status == 0 && strstr(result.output, "total 999000"),
+       "a bitcode .o links with a .c file and runs");
+    tool_result_free(&result);
+}
+
+static void test_one_module(void)
+{
+    tool_result result = corralc("-O0 --emit-llvm main.c helper.c -o linked.ll");
+    is_int(result.status, 0, "--emit-llvm writes the processed module");
+    tool_result_free(&result);
+    char *ir = tool_read_file(tool_temp("linked.ll"));
+    like_str(ir, "gc \"coreclr\"", "managed functions carry the gc strategy");
+    like_str(ir, "elementtype(i64 (i64)) @twice", "a call into another managed file is a direct statepoint");
+    ok(ir && !strstr(ir, "corral.unmanaged.twice"), "no wrapper for a managed callee");
+    like_str(ir, "corral.unmanaged.printf", "printf goes through a wrapper");
+    free(ir);
+
+    result = corralc("-O2 -S main.c helper.c -o linked.s");
+    char *text = tool_read_file(tool_temp("linked.s"));
+    ok(result.status == 0 && text && strstr(text, "cmpq\t$0, corral_poll_page(%rip)"),
+       "-S writes assembly with the one-compare poll");
+    free(text);
+    tool_result_free(&result);
+}
+
+static int count_temp_dirs(void)
+{
+    tool_result result = tool_run("ls -d %s/corralc-* 2>/dev/null | wc -l", tool_temp_dir);
+    int count = atoi(result.output);
+    tool_result_free(&result);
+    return count;
+}
+
+static void test_temporaries(void)
+{
+    tool_result result = corralc("-O1 -v main.c helper.c -o program");
+    ok(result.status == 0 && strstr(result.output, "corral-opt") &&
+           strstr(result.output, "--rename-section") && strstr(result.output, "-emit-llvm"),
+       "-v prints the clang, corral-opt, objcopy and link commands");
+    tool_result_free(&result);
+    is_int(count_temp_dirs(), 0, "temporary files are removed");
+    result = corralc("-O1 --keep-temps main.c helper.c -o program");
+    ok(result.status == 0 && strstr(result.output, "temporary files kept in"),
+       "--keep-temps says where the files are");
+    tool_result_free(&result);
+    is_int(count_temp_dirs(), 1, "--keep-temps keeps them");
+    tool_result_free(&result);
+    result = tool_run("rm -rf %s/corralc-*", tool_temp_dir);
+    tool_result_free(&result);
+}
+
+static void test_errors(void)
+{
+    tool_result result = corralc("no-such-file.c");
+    ok(result.status == 1 && strstr(result.output, "corralc: error: no-such-file.c: No such file"),
+       "a missing input is named");
+    tool_result_free(&result);
+
+    result = corralc("-fomit-everything main.c");
+    ok(result.status == 1 && strstr(result.output, "unsupported option '-fomit-everything'"),
+       "an unsupported flag is named");
+    tool_result_free(&result);
+
+    write_source("broken.c", "int main(void) { return undefined_name; }\n");
+    result = corralc("broken.c -o broken");
+    ok(result.status == 1 && strstr(result.output, "broken.c:1") &&
+           strstr(result.output, "corralc: error: compiling broken.c failed"),
+       "a clang error is shown and stops the build");
+    tool_result_free(&result);
+
+    write_source("notes.txt", "hello\n");
+    result = corralc("notes.txt");
+    ok(result.status == 1 && strstr(result.output, "notes.txt: unrecognized input file type"),
+       "an unknown input type is named");
+    tool_result_free(&result);
+
+    result = corralc("");
+    ok(result.status == 1 && strstr(result.output, "no input files"), "no inputs is an error");
+    tool_result_free(&result);
+
+    write_source("escape.c",
+                 "#include <corral.h>\n"
+                 "void keep(corral_ref *slot);\n"
+                 "void escapes(corral_ref r) { keep(&r); }\n");
+    result = corralc("-O1 -c escape.c -o escape.o && TMPDIR=/tmp " CORRALC " escape.o -o escape");
+    ok(result.status == 1 && strstr(result.output, "corral-opt: error:") &&
+           strstr(result.output, "escapes: stack slot '%r.addr'"),
+       "an address-taken reference local is rejected, naming the function and the variable");
+    tool_result_free(&result);
+
+    result = tool_run("cd %s && %s --runtime=/no/such/libcorral.a main.c helper.c -o program",
+                      tool_temp_dir, CORRALC);
+    ok(result.status == 1 && strstr(result.output, "runtime library '/no/such/libcorral.a'"),
+       "a missing runtime library is named");
+    tool_result_free(&result);
+
+    result = corralc("-c -o two.o main.c helper.c");
+    ok(result.status == 1 && strstr(result.output, "-o with -c and 2 inputs"),
+       "-c -o with two inputs is refused");
+    tool_result_free(&result);
+}
+
+static void test_pass_options(void)
+{
+    tool_result result = corralc("-O2 --report-poll-distance --polls=loop,return,entry main.c helper.c -o program");
+    ok(result.status == 0 && strstr(result.output, "main: poll distance"),
+       "pass options are forwarded to corral-opt");
+    tool_result_free(&result);
+}
+
+int main(void)
+{
+    tool_make_temp_dir();
+    test_separate_compilation();
+    test_one_module();
+    test_temporaries();
+    test_errors();
+    test_pass_options();
+    tool_remove_temp_dir();
+    return done_testing();
+}

@@ -1,0 +1,521 @@
+/* test_opt.c — corral-opt on hand-written IR (tests/polls/ir), checked by
+ * reading the IR it writes: gc strategy, poll function, statepoints,
+ * transition wrappers, leaf calls, each poll kind where it belongs and
+ * nowhere else, strip-mining, nopoll, poll distances, and every error. */
+#include "tool_run.h"
+
+#ifndef CORRAL_OPT
+#error "CORRAL_OPT (path of corral-opt) must be defined by the build"
+#endif
+#ifndef POLLS_IR_DIR
+#error "POLLS_IR_DIR (tests/polls/ir) must be defined by the build"
+#endif
+
+#define POLL_CALL "call void @gc.safepoint_poll()"
+#define POLL_LOAD "load volatile i64, ptr @corral_poll_page"
+
+/* Runs corral-opt with args on an input of tests/polls/ir; returns the
+ * written IR (or NULL) and the tool's messages in *result. */
+static char *opt_ir(const char *args, const char *input, tool_result *result)
+{
+    const char *output = tool_temp("out.ll");
+    remove(output);
+    *result = tool_run("%s %s %s/%s -o %s", CORRAL_OPT, args, POLLS_IR_DIR, input, output);
+    return result->status == 0 ? tool_read_file(output) : NULL;
+}
+
+static char *opt_ok(const char *args, const char *input)
+{
+    tool_result result;
+    char *ir = opt_ir(args, input, &result);
+    if (!ir)
+        diag("corral-opt %s %s failed (%d):\n%s", args, input, result.status, result.output);
+    tool_result_free(&result);
+    return ir;
+}
+
+/* The attribute group line of a function's define line ("#N"). */
+static int has_function_attribute(const char *ir, const char *function, const char *attribute)
+{
+    char *body = ir_function(ir, function);
+    if (!body)
+        return 0;
+    const char *hash = strstr(body, ") #");
+    int group = hash ? atoi(hash + 3) : -1;
+    free(body);
+    char needle[64];
+    snprintf(needle, sizeof needle, "attributes #%d = {", group);
+    const char *line = strstr(ir, needle);
+    const char *end = line ? strchr(line, '\n') : NULL;
+    const char *hit = line ? strstr(line, attribute) : NULL;
+    return hit && hit < end;
+}
+
+static void test_calls(void)
+{
+    char *ir = opt_ok("", "calls.ll");
+    ok(ir != NULL, "calls.ll: corral-opt succeeds");
+    char *caller = ir_function(ir, "caller");
+    like_str(ir, "-ni:1\"", "datalayout marks address space 1 non-integral");
+    like_str(caller, "gc \"coreclr\"", "a defined function gets gc \"coreclr\"");
+    ok(has_function_attribute(ir, "caller", "\"frame-pointer\"=\"all\""),
+       "a managed function keeps its frame pointer");
+    ok(!strstr(ir, "@gc.safepoint_poll"), "the poll function was inlined and removed");
+    like_str(caller, POLL_LOAD, "the inlined poll loads the polling page (volatile)");
+    like_str(ir, "@corral_poll_page = external hidden global",
+             "the poll page is hidden (dso_local): one PC-relative compare");
+    like_str(caller, "statepoint.p0(i64 2882400000, i32 0, ptr elementtype(void ()) @corral_poll_slow",
+             "the poll's slow path is a statepoint");
+    like_str(caller, "elementtype(ptr addrspace(1) (ptr addrspace(1))) @managed_callee",
+             "a managed call is a statepoint");
+    like_str(caller, "gc.relocate", "references live across calls are relocated");
+    like_str(caller, "@corral.unmanaged.puts, i32 1", "puts is called through a wrapper statepoint");
+    like_str(ir, "define internal i32 @corral.unmanaged.printf(ptr %0, i32 %1)",
+             "varargs printf gets a wrapper for its (ptr, i32) call");
+    like_str(ir, "define internal i32 @corral.unmanaged.printf.1(ptr %0, ptr %1, double %2)",
+             "and another for its (ptr, ptr, double) call");
+    is_int(count_of(ir, "define internal i32 @corral.unmanaged.printf"), 2,
+           "two printf calls with one signature share a wrapper");
+    char *wrapper = ir_function(ir, "corral.unmanaged.puts");
+    ok(appears_before(wrapper, "@llvm.returnaddress(i32 0)", "@llvm.frameaddress.p0(i32 0)") &&
+           appears_before(wrapper, "@llvm.frameaddress.p0(i32 0)", "@corral_transition_to_unmanaged(") &&
+           appears_before(wrapper, "@corral_transition_to_unmanaged(", "call i32 @puts(") &&
+           appears_before(wrapper, "call i32 @puts(", "@corral_transition_to_managed()"),
+       "the wrapper anchors, goes unmanaged, calls, comes back (abi.h order)");
+    ok(wrapper && !strstr(wrapper, "gc \"") && !strstr(wrapper, "statepoint"),
+       "the wrapper is plain code (no gc, no statepoint)");
+    ok(has_function_attribute(ir, "corral.unmanaged.puts", "noinline") &&
+           has_function_attribute(ir, "corral.unmanaged.puts", "\"frame-pointer\"=\"all\""),
+       "the wrapper is noinline and keeps its frame pointer");
+    like_str(caller, "call i64 @strlen(ptr @text)", "strlen (default leaf) is a plain call");
+    ok(!strstr(caller, "@strlen, i32"), "strlen gets no statepoint");
+    like_str(caller, "call void @annotated_leaf(ptr addrspace(1)",
+             "a corral_leaf declaration is called directly, even with a reference");
+    like_str(caller, "@corral.unmanaged.annotated_unmanaged", "corral_unmanaged goes through a wrapper");
+    like_str(caller, "elementtype(void ()) @annotated_safepoint",
+             "corral_safepoint is a direct statepoint");
+    like_str(caller, "elementtype(void ()) @corral_collect",
+             "runtime safepoint names are direct statepoints unannotated");
+    like_str(caller, "elementtype(void ()) %callback", "an indirect call is a managed statepoint");
+    like_str(caller, "call void @llvm.memcpy.p1.p1.i64(", "an intrinsic stays a plain call");
+    free(wrapper);
+    free(caller);
+    free(ir);
+}
+
+static void test_call_lists(void)
+{
+    char *ir = opt_ok("--leaf=puts --unmanaged=strlen", "calls.ll");
+    char *caller = ir_function(ir, "caller");
+    like_str(caller, "call i32 @puts(ptr @text)", "--leaf=puts makes puts a direct call");
+    like_str(caller, "@corral.unmanaged.strlen", "--unmanaged=strlen wraps strlen");
+    free(caller);
+    free(ir);
+    ir = opt_ok("--no-default-leaves", "calls.ll");
+    like_str(ir, "@corral.unmanaged.strlen", "--no-default-leaves: strlen is unmanaged");
+    free(ir);
+}
+
+static void test_poll_page_access(void)
+{
+    char *ir = opt_ok("--poll-page=got", "calls.ll");
+    like_str(ir, "@corral_poll_page = external global", "--poll-page=got keeps default visibility");
+    free(ir);
+    const char *asm_path = tool_temp("calls.s");
+    tool_result result = tool_run("%s --emit=asm %s/calls.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, asm_path);
+    char *text = tool_read_file(asm_path);
+    like_str(text, "cmpq\t$0, corral_poll_page(%rip)", "the poll is one cmpq against the page");
+    free(text);
+    tool_result_free(&result);
+    result = tool_run("%s --poll-page=got --emit=asm %s/calls.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, asm_path);
+    text = tool_read_file(asm_path);
+    like_str(text, "corral_poll_page@GOTPCREL(%rip)", "--poll-page=got loads the page address from the GOT");
+    free(text);
+    tool_result_free(&result);
+}
+
+static void test_object_output(void)
+{
+    const char *object = tool_temp("calls.o");
+    tool_result result = tool_run("%s -c %s/calls.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, object);
+    is_int(result.status, 0, "-c writes an object");
+    tool_result_free(&result);
+    char *bytes = tool_read_file(object);
+    ok(bytes && memcmp(bytes, "\177ELF", 4) == 0, "the object is ELF");
+    free(bytes);
+    result = tool_run("grep -a -c '[.]llvm_stackmaps' %s", object);
+    ok(atoi(result.output) > 0, "the object has a .llvm_stackmaps section");
+    tool_result_free(&result);
+}
+
+/* ---- poll kinds, checked before inlining (--stop-after=placement) */
+
+static char *placed(const char *kinds, const char *input)
+{
+    char args[256];
+    snprintf(args, sizeof args, "--stop-after=placement --polls=%s", kinds);
+    return opt_ok(args, input);
+}
+
+static int polls_in(const char *ir, const char *function)
+{
+    char *body = ir_function(ir, function);
+    int count = count_of(body, POLL_CALL);
+    free(body);
+    return count;
+}
+
+static int first_instruction_is_poll(const char *ir, const char *function)
+{
+    char *body = ir_function(ir, function);
+    char *first = line_after(body, "{");
+    if (first && strchr(first, ':') && !strstr(first, POLL_CALL)) { /* a block label */
+        char *next = line_after(body, first);
+        free(first);
+        first = next;
+    }
+    int yes = first && strstr(first, POLL_CALL) != NULL;
+    free(first);
+    free(body);
+    return yes;
+}
+
+/* Every poll sits right before a ret. */
+static int polls_only_before_returns(const char *ir, const char *function)
+{
+    char *body = ir_function(ir, function);
+    int good = 1;
+    for (const char *p = body ? strstr(body, POLL_CALL) : NULL; p; p = strstr(p + 1, POLL_CALL)) {
+        const char *next = strchr(p, '\n');
+        good &= next && strncmp(next + 1, "  ret ", 6) == 0;
+    }
+    free(body);
+    return good;
+}
+
+static void test_entry_polls(void)
+{
+    char *ir = placed("entry,loop", "kinds.ll");
+    is_int(polls_in(ir, "straight"), 1, "entry: one poll in a straight-line function");
+    ok(first_instruction_is_poll(ir, "straight"), "entry: it is the first instruction");
+    is_int(polls_in(ir, "two_returns"), 1, "entry: one poll whatever the number of returns");
+    ok(first_instruction_is_poll(ir, "two_returns"), "entry: at the top of the entry block");
+    free(ir);
+}
+
+static void test_return_polls(void)
+{
+    char *ir = placed("return,loop", "kinds.ll");
+    is_int(polls_in(ir, "straight"), 1, "return: one poll for one ret");
+    ok(polls_only_before_returns(ir, "straight"), "return: the poll is right before ret");
+    is_int(polls_in(ir, "two_returns"), 2, "return: one poll per ret");
+    ok(polls_only_before_returns(ir, "two_returns"), "return: each right before its ret");
+    ok(!first_instruction_is_poll(ir, "straight"), "return: no entry poll");
+    free(ir);
+}
+
+static void test_precall_polls(void)
+{
+    char *ir = placed("precall,loop", "kinds.ll");
+    char *body = ir_function(ir, "leaf_call");
+    is_int(polls_in(ir, "leaf_call"), 2, "precall: a leaf call and a memset of unknown size");
+    char *before_strlen = line_before(body, "call i64 @strlen");
+    char *before_memset = line_before(body, "i64 %n, i1 false)");
+    char *before_small = line_before(body, "i64 16, i1 false)");
+    ok(before_strlen && strstr(before_strlen, POLL_CALL), "precall: a poll right before strlen");
+    ok(before_memset && strstr(before_memset, POLL_CALL), "precall: a poll before memset(n)");
+    ok(before_small && !strstr(before_small, POLL_CALL), "precall: none before memset(16)");
+    is_int(polls_in(ir, "straight"), 0, "precall: nothing where there is no leaf call");
+    free(before_strlen);
+    free(before_memset);
+    free(before_small);
+    free(body);
+    free(ir);
+}
+
+static void test_loop_polls(void)
+{
+    char *ir = placed("loop", "kinds.ll");
+    is_int(polls_in(ir, "straight") + polls_in(ir, "two_returns") + polls_in(ir, "leaf_call"), 0,
+           "loop: no polls in loop-free functions");
+    is_int(polls_in(ir, "list_length"), 1, "loop: one poll in a list walk");
+    char *body = ir_function(ir, "list_length");
+    char *before_branch = line_before(body, "br i1 %end, label %done, label %loop");
+    ok(before_branch && strstr(before_branch, POLL_CALL), "loop: the poll is at the latch's end");
+    free(before_branch);
+    free(body);
+    free(ir);
+    ir = placed("default", "kinds.ll");
+    is_int(polls_in(ir, "list_length"), 2, "default kinds are loop and return");
+    ok(polls_only_before_returns(ir, "straight") && polls_in(ir, "straight") == 1,
+       "default: a return poll, no entry poll");
+    free(ir);
+}
+
+static void test_loop_without_polls(void)
+{
+    tool_result result;
+    char *ir = opt_ir("--polls=return", "kinds.ll", &result);
+    ok(ir == NULL && result.status == 1, "a loop without polls is an error (exit 1)");
+    like_str(result.output,
+             "corral-opt: error: " POLLS_IR_DIR "/kinds.ll: list_length: loop with header %loop "
+             "has a path around it with no poll and no statepoint",
+             "the verifier names the function and the loop header");
+    free(ir);
+    tool_result_free(&result);
+    ir = opt_ir("--polls=return --allow-unpolled-loops", "kinds.ll", &result);
+    ok(ir != NULL && strstr(result.output, "corral-opt: warning: ") &&
+           strstr(result.output, "list_length: loop with header %loop"),
+       "--allow-unpolled-loops turns the error into a warning");
+    free(ir);
+    tool_result_free(&result);
+}
+
+static void test_strip_mining(void)
+{
+    char *ir = placed("loop,return", "stripmine.ll");
+    char *sum = ir_function(ir, "sum");
+    like_str(sum, "!corral.strip_mined", "a counted loop is strip-mined");
+    like_str(sum, "@llvm.umin.i64(i64 %count", "its chunk limit is min(bound, i + K)");
+    like_str(sum, "@llvm.uadd.sat.i64(i64 %i.next, i64 1000)", "K is 1000 by default");
+    is_int(polls_in(ir, "sum"), 2, "one poll per chunk plus the return poll");
+    char *latch_branch = line_before(sum, "!corral.strip_mined");
+    ok(latch_branch && strstr(latch_branch, "%corral.chunk.test = icmp eq i64 %i.next, %corral.limit"),
+       "the inner loop tests the chunk limit instead of the bound");
+    char *chunk_exit = line_after(sum, "corral.chunk.exit:");
+    ok(chunk_exit && strstr(chunk_exit, "%done = icmp eq i64 %i.next, %count"),
+       "the original exit test moved out of the inner loop");
+    char *stride = ir_function(ir, "stride");
+    like_str(stride, "@llvm.smin.i32(i32 %n", "a signed loop uses signed min");
+    like_str(stride, "@llvm.sadd.sat.i32(i32 %i.next, i32 3000)", "and K x stride (3 x 1000)");
+    is_int(polls_in(ir, "short_loop"), 1, "a loop of 64 constant iterations gets no loop poll");
+    char *short_loop = ir_function(ir, "short_loop");
+    ok(short_loop && strstr(short_loop, "!corral.strip_mined") && !strstr(short_loop, "corral.chunk"),
+       "it is marked bounded, not rewritten");
+    free(short_loop);
+    free(chunk_exit);
+    free(latch_branch);
+    free(stride);
+    free(sum);
+    free(ir);
+
+    ir = opt_ok("--stop-after=placement --loop-poll-interval=1", "stripmine.ll");
+    ok(!strstr(ir, "corral.strip_mined"), "--loop-poll-interval=1: no strip-mining");
+    sum = ir_function(ir, "sum");
+    char *before = line_before(sum, "br i1 %done, label %exit, label %body");
+    ok(before && strstr(before, POLL_CALL), "--loop-poll-interval=1: a poll on every iteration");
+    free(before);
+    free(sum);
+    free(ir);
+
+    ir = placed("loop", "kinds.ll");
+    ok(!strstr(ir, "corral.strip_mined"), "a list walk is not a counted loop: not strip-mined");
+    free(ir);
+
+    ir = opt_ok("", "stripmine.ll");
+    ok(ir && strstr(ir, "corral.chunk.poll") && strstr(ir, POLL_LOAD),
+       "strip-mined loops survive the whole pipeline");
+    free(ir);
+}
+
+static void test_nopoll(void)
+{
+    char *ir = placed("all", "nopoll.ll");
+    ok(ir != NULL, "nopoll functions with spin loops are accepted");
+    is_int(polls_in(ir, "attribute_spin"), 0, "\"corral-nopoll\" attribute: no polls");
+    is_int(polls_in(ir, "annotated_spin"), 0, "corral_nopoll annotation: no polls");
+    free(ir);
+    ir = placed("none", "nopoll.ll");
+    is_int(polls_in(ir, "everything"), 2,
+           "\"corral-poll-all\" gets entry/precall (one poll) and return polls with --polls=none");
+    ok(first_instruction_is_poll(ir, "everything"), "poll-all: the entry poll is first");
+    free(ir);
+}
+
+static uint64_t reported_distance(const char *output, const char *function)
+{
+    char needle[128];
+    snprintf(needle, sizeof needle, ": %s: poll distance ", function);
+    const char *hit = output ? strstr(output, needle) : NULL;
+    return hit ? strtoull(hit + strlen(needle), NULL, 10) : UINT64_MAX;
+}
+
+static void test_distance(void)
+{
+    tool_result result;
+    char *ir = opt_ir("--polls=none --report-poll-distance --stop-after=placement", "distance.ll", &result);
+    is_int(reported_distance(result.output, "straight"), 3, "distance: add, mul, ret = 3");
+    is_int(reported_distance(result.output, "split_by_call"), 3,
+           "distance: a call splits the run (add, call | add, add, ret) = 3");
+    is_int(reported_distance(result.output, "diamond"), 7,
+           "distance: the longer arm of a diamond (br | 3 adds, br | phi, ret) = 7");
+    like_str(result.output, "module: max poll distance 7 in diamond", "distance: the module maximum");
+    free(ir);
+    tool_result_free(&result);
+
+    ir = opt_ir("--polls=return --report-poll-distance --stop-after=placement", "distance.ll", &result);
+    is_int(reported_distance(result.output, "straight"), 3, "distance with a return poll: add, mul, poll = 3");
+    free(ir);
+    tool_result_free(&result);
+
+    ir = opt_ir("--report-poll-distance --stop-after=placement", "stripmine.ll", &result);
+    is_int(reported_distance(result.output, "sum"), 10000,
+           "distance of a strip-mined loop: 1000 x its 10 instructions (3 phis, 6, br)");
+    is_int(reported_distance(result.output, "short_loop"), 512,
+           "distance of a bounded loop: 64 iterations x 8 instructions");
+    free(ir);
+    tool_result_free(&result);
+
+    ir = opt_ir("--polls=none --max-poll-distance=5", "distance.ll", &result);
+    ok(ir == NULL && result.status == 1, "--max-poll-distance=5: exceeding it is an error");
+    like_str(result.output, "distance.ll: diamond: poll distance 7 exceeds --max-poll-distance=5",
+             "the error names the function and both numbers");
+    ok(!strstr(result.output, "straight:"), "functions within the limit are not reported");
+    free(ir);
+    tool_result_free(&result);
+}
+
+static void test_rewrites(void)
+{
+    char *ir = opt_ok("", "aggregate_split.ll");
+    char *pair = ir_function(ir, "pair");
+    ok(pair && strstr(pair, "extractvalue { ptr addrspace(1), i64 } %b, 0") &&
+           strstr(pair, "gc.relocate"),
+       "a struct holding a reference is split, its reference relocated");
+    free(pair);
+    free(ir);
+    ir = opt_ok("", "casts.ll");
+    char *fresh = ir_function(ir, "fresh");
+    like_str(fresh, "inttoptr i64", "raw memory becomes a reference through inttoptr (a base)");
+    like_str(fresh, "%r.relocated", "and that reference is relocated");
+    char *swap = ir_function(ir, "swap");
+    like_str(swap, "atomicrmw xchg ptr addrspace(1) %slot, i64", "a reference exchange runs on i64");
+    ok(ir && strstr(ir, "@offset_in_object"), "the difference of two addresses may live across a call");
+    free(swap);
+    free(fresh);
+    free(ir);
+}
+
+static void test_linking(void)
+{
+    const char *output = tool_temp("linked.ll");
+    tool_result result = tool_run("%s %s/link_a.ll %s/link_b.ll -o %s", CORRAL_OPT, POLLS_IR_DIR,
+                                  POLLS_IR_DIR, output);
+    char *ir = tool_read_file(output);
+    is_int(result.status, 0, "two inputs link into one module");
+    like_str(ir, "elementtype(i64 (i64)) @from_b", "a call into the other file is a direct statepoint");
+    ok(ir && !strstr(ir, "corral.unmanaged.from_b"), "and needs no wrapper");
+    free(ir);
+    tool_result_free(&result);
+}
+
+typedef struct bad_case {
+    const char *file;
+    const char *expected; /* after "corral-opt: error: DIR/" */
+} bad_case;
+
+static void test_bad_ir(void)
+{
+    static const bad_case cases[] = {
+        {"bad_alloca.ll", "bad_alloca.ll: escapes: stack slot '%slot' of type ptr addrspace(1) holds a reference"},
+        {"bad_array_alloca.ll", "bad_array_alloca.ll: stack_array: stack slot '%array' of type [4 x ptr addrspace(1)] holds a reference"},
+        {"bad_unmanaged_arg.ll", "bad_unmanaged_arg.ll: leak: reference passed to unmanaged function 'external' (argument 2)"},
+        {"bad_unmanaged_return.ll", "bad_unmanaged_return.ll: take: unmanaged function 'make' returns a reference"},
+        {"bad_safepoint_arg.ll", "bad_safepoint_arg.ll: collect_with: reference passed to runtime safepoint call 'corral_collect'"},
+        {"bad_gc.ll", "bad_gc.ll: other_collector: already uses gc \"statepoint-example\""},
+        {"bad_ptrtoint.ll", "bad_ptrtoint.ll: hash: integer '%address', made from a reference, is live across the call to 'g'"},
+        {"bad_raw_pointer.ll", "bad_raw_pointer.ll: raw: raw pointer '%p', made from a reference, is live across the call to 'g'"},
+        {"bad_aggregate.ll", "bad_aggregate.ll: big: aggregate value '%all' holding references is live across the call to 'g'"},
+        {"bad_returns_twice.ll", "bad_returns_twice.ll: jump: call to 'setjmp' returns twice"},
+        {"bad_varargs.ll", "bad_varargs.ll: log_value: a managed varargs function that returns a value must be static"},
+        {"bad_definition_mark.ll", "bad_definition_mark.ll: defined_leaf: a managed definition cannot be marked leaf"},
+        {"bad_poll_slow.ll", "bad_poll_slow.ll: corral_poll_slow: the runtime's poll slow path must be declared"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tool_result result;
+        char *ir = opt_ir("", cases[i].file, &result);
+        char expected[512];
+        snprintf(expected, sizeof expected, "corral-opt: error: %s/%s", POLLS_IR_DIR, cases[i].expected);
+        ok(ir == NULL && result.status == 1 && strstr(result.output, expected),
+           "%s is rejected: %s", cases[i].file, cases[i].expected);
+        if (!(result.output && strstr(result.output, expected)))
+            diag("status %d, output:\n%s", result.status, result.output);
+        free(ir);
+        tool_result_free(&result);
+    }
+}
+
+static void test_bad_inputs(void)
+{
+    const char *text = tool_temp("notes.txt");
+    FILE *file = fopen(text, "w");
+    fputs("this is not LLVM IR\n", file);
+    fclose(file);
+    tool_result result = tool_run("%s %s -o %s", CORRAL_OPT, text, tool_temp("x.ll"));
+    ok(result.status == 1 && strstr(result.output, "notes.txt: not valid LLVM IR or bitcode"),
+       "a text file that is not IR: clear error, exit 1");
+    tool_result_free(&result);
+
+    const char *bitcode = tool_temp("whole.bc");
+    const char *truncated = tool_temp("truncated.bc");
+    result = tool_run("%s --stop-after=placement %s/kinds.ll --emit=bc -o %s && head -c 300 %s > %s",
+                      CORRAL_OPT, POLLS_IR_DIR, bitcode, bitcode, truncated);
+    tool_result_free(&result);
+    result = tool_run("%s %s -o %s", CORRAL_OPT, truncated, tool_temp("x.ll"));
+    ok(result.status == 1 && strstr(result.output, "truncated.bc: not valid LLVM IR or bitcode"),
+       "truncated bitcode: clear error, exit 1");
+    ok(!strstr(result.output, "Stack dump") && !strstr(result.output, "PLEASE submit"),
+       "and no LLVM crash report");
+    tool_result_free(&result);
+
+    result = tool_run("%s %s/no-such-file.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, tool_temp("x.ll"));
+    ok(result.status == 1 && strstr(result.output, "no-such-file.ll: cannot read"),
+       "a missing input: clear error");
+    tool_result_free(&result);
+
+    const char *empty = tool_temp("empty.ll");
+    fclose(fopen(empty, "w"));
+    result = tool_run("%s %s -o %s", CORRAL_OPT, empty, tool_temp("x.ll"));
+    ok(result.status == 1 && strstr(result.output, "empty.ll: empty file"), "an empty input: clear error");
+    tool_result_free(&result);
+
+    result = tool_run("%s --polls=loop,sometimes %s/kinds.ll", CORRAL_OPT, POLLS_IR_DIR);
+    ok(result.status == 1 && strstr(result.output, "unknown poll kind 'sometimes'"),
+       "an unknown poll kind is named");
+    tool_result_free(&result);
+
+    result = tool_run("%s --frobnicate %s/kinds.ll", CORRAL_OPT, POLLS_IR_DIR);
+    ok(result.status == 1 && strstr(result.output, "unknown option '--frobnicate'"),
+       "an unknown option is named");
+    tool_result_free(&result);
+
+    const char *processed = tool_temp("processed.ll");
+    result = tool_run("%s %s/calls.ll -o %s && %s %s -o %s", CORRAL_OPT, POLLS_IR_DIR, processed,
+                      CORRAL_OPT, processed, tool_temp("again.ll"));
+    ok(result.status == 1 && strstr(result.output, "already contains gc.statepoint calls"),
+       "running the pass twice is refused");
+    tool_result_free(&result);
+}
+
+int main(void)
+{
+    tool_make_temp_dir();
+    test_calls();
+    test_call_lists();
+    test_poll_page_access();
+    test_object_output();
+    test_entry_polls();
+    test_return_polls();
+    test_precall_polls();
+    test_loop_polls();
+    test_loop_without_polls();
+    test_strip_mining();
+    test_nopoll();
+    test_distance();
+    test_rewrites();
+    test_linking();
+    test_bad_ir();
+    test_bad_inputs();
+    tool_remove_temp_dir();
+    return done_testing();
+}
