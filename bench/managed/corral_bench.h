@@ -1,0 +1,53 @@
+/* corral_bench.h — corral's side of the benchmark harness, shared by the
+ * managed C benchmarks (compiled with corralc, so everything here is managed
+ * code): start-up with an optional heap limit, the pause log fed from the
+ * per-GC callback, and the RESULT line's collector fields.
+ */
+#ifndef CORRAL_BENCH_MANAGED_H
+#define CORRAL_BENCH_MANAGED_H
+
+#include <corral.h>
+
+#include "bench.h"
+
+static struct bench_pauses corral_pauses;
+
+/* Called by the runtime (C) after each collection: NOPOLL and call-free (the
+ * recorder is always_inline), so it has no safepoint for a walk to stop in. */
+static CORRAL_NOPOLL void corral_bench_on_gc(const corral_gc_info *info, void *context)
+{
+    bench_pauses_record((struct bench_pauses *)context, info->pause_ns);
+}
+
+/* A start-up call failed: say which and why. */
+static BENCH_UNUSED int corral_bench_failed(const char *bench, const char *call)
+{
+    fprintf(stderr, "%s/corral: %s failed: %s\n", bench, call, corral_last_error());
+    return 1;
+}
+
+/* corral_init with heap_max bytes (0: the default); CORRAL_* variables still
+ * win. main must call corral_thread_attach() itself afterwards: attach opens
+ * the managed stack segment at its caller's frame. */
+static BENCH_UNUSED void corral_bench_init(const char *bench, size_t heap_max)
+{
+    corral_options options = {0};
+    options.heap_max = heap_max;
+    if (corral_init(heap_max ? &options : NULL) != CORRAL_OK)
+        exit(corral_bench_failed(bench, "corral_init"));
+    corral_set_gc_callback(corral_bench_on_gc, &corral_pauses);
+}
+
+/* The collector's RESULT fields: GC count from the statistics; more "key=value"
+ * pairs (time to safepoint, heap size, bytes moved) into extra. */
+static BENCH_UNUSED long corral_bench_gc_count(char *extra, size_t size, const char *more)
+{
+    corral_stats stats;
+    corral_get_stats(&stats);
+    snprintf(extra, size, "ttsp_max_ms=%.3f heap_bytes=%llu bytes_moved=%llu%s%s", (double)stats.ttsp_max_ns / 1e6,
+             (unsigned long long)stats.heap_bytes, (unsigned long long)stats.bytes_moved, more && *more ? " " : "",
+             more ? more : "");
+    return (long)stats.collections;
+}
+
+#endif /* CORRAL_BENCH_MANAGED_H */
