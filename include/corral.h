@@ -59,6 +59,9 @@ typedef void CORRAL_REF *corral_ref;
 /* Marks a managed function definition that the pass must leave without polls
  * (hand-verified short leaf code). */
 #define CORRAL_NOPOLL __attribute__((annotate("corral_nopoll")))
+/* Marks a managed function definition that gets every kind of poll (loop,
+ * return, pre-call, entry) whatever corral-opt's --polls says. */
+#define CORRAL_POLL_ALL __attribute__((annotate("corral_poll_all")))
 /* Marks a runtime entry point that may collect: managed callers reach it by a
  * direct statepoint call (no transition); it takes no references. */
 #define CORRAL_SAFEPOINT_CALL __attribute__((annotate("corral_safepoint")))

@@ -54,17 +54,15 @@ typedef struct region_loop {
     gc_parallel_range range;
 } region_loop;
 
-static void count_live(unsigned worker, size_t first, size_t end, void *context)
+static void reset_region(unsigned worker, size_t first, size_t end, void *context)
 {
     (void)worker;
     (void)context;
     for (size_t r = first; r < end; r++) {
-        const uint64_t *live = &corral_heap.live_bits[words_of_region(r)];
-        uint32_t granules = 0;
-        for (size_t w = 0; w < HEAP_WORDS_PER_REGION; w++)
-            granules += (uint32_t)__builtin_popcountll(live[w]);
         heap_region *region = &corral_heap.regions[r];
-        region->live_granules = granules;
+        /* Granules of objects starting here: right for the density test;
+         * exact per-region counts for moving regions come from live bits. */
+        region->live_granules = mark_region_live_granules(r);
         region->moves = 1;
         region->has_pinned = 0;
         region->is_destination = 0;
@@ -76,21 +74,83 @@ static void count_live(unsigned worker, size_t first, size_t end, void *context)
     }
 }
 
+/* Live bits for the regions that move: every granule of every object that
+ * starts there (an object's tail may set bits in the next region's first
+ * word, which heap_set_live_range does atomically). */
+static void build_live_bits(unsigned worker, size_t first, size_t end, void *context)
+{
+    (void)worker;
+    (void)context;
+    for (size_t r = first; r < end; r++) {
+        if (!corral_heap.regions[r].moves || !corral_heap.regions[r].live_granules)
+            continue;
+        size_t base_word = words_of_region(r);
+        for (size_t w = 0; w < HEAP_WORDS_PER_REGION; w++) {
+            uint64_t starts = corral_heap.start_bits[base_word + w];
+            while (starts) {
+                unsigned bit = (unsigned)__builtin_ctzll(starts);
+                starts &= starts - 1;
+                size_t granule = (base_word + w) * 64 + bit;
+                heap_set_live_range(granule, object_size(heap_granule_address(granule)) /
+                                                 CORRAL_GRANULE);
+            }
+        }
+    }
+}
+
+/* Exact live granules of each moving region, from its live bits. */
+static void count_live_bits(unsigned worker, size_t first, size_t end, void *context)
+{
+    (void)worker;
+    (void)context;
+    for (size_t r = first; r < end; r++) {
+        heap_region *region = &corral_heap.regions[r];
+        if (!region->moves)
+            continue;
+        const uint64_t *live = &corral_heap.live_bits[words_of_region(r)];
+        uint32_t granules = 0;
+        for (size_t w = 0; w < HEAP_WORDS_PER_REGION; w++)
+            granules += (uint32_t)__builtin_popcountll(live[w]);
+        region->live_granules = granules;
+    }
+}
+
+/* Whether any live granule changes address this cycle. Writers: forwarding
+ * workers (relaxed store of true); reader: the update phase, after the
+ * phase boundary. */
+static atomic_bool any_block_moves;
+
+/* A block's live granules stay put when they form one run that starts at
+ * the block's destination. */
+static bool block_stays(size_t word_index, uint64_t live, uint32_t destination)
+{
+    if (!live)
+        return true;
+    unsigned first = (unsigned)__builtin_ctzll(live);
+    uint64_t run = live >> first;
+    return (run & (run + 1)) == 0 && destination == word_index * 64 + first;
+}
+
 static void compute_block_destinations(unsigned worker, size_t first, size_t end, void *context)
 {
     (void)worker;
     (void)context;
+    bool moves = false;
     for (size_t r = first; r < end; r++) {
         heap_region *region = &corral_heap.regions[r];
         if (!region->moves || !region->live_granules)
             continue;
         uint32_t destination = region->dest_granule;
         size_t base_word = words_of_region(r);
-        for (size_t w = 0; w < HEAP_WORDS_PER_REGION; w++) {
-            corral_heap.block_dest[base_word + w] = destination;
-            destination += (uint32_t)__builtin_popcountll(corral_heap.live_bits[base_word + w]);
+        for (size_t w = base_word; w < base_word + HEAP_WORDS_PER_REGION; w++) {
+            uint64_t live = corral_heap.live_bits[w];
+            corral_heap.block_dest[w] = destination;
+            moves |= !block_stays(w, live, destination);
+            destination += (uint32_t)__builtin_popcountll(live);
         }
     }
+    if (moves)
+        atomic_store_explicit(&any_block_moves, true, memory_order_relaxed);
 }
 
 static void run_region_loop(const char *name, size_t count,
@@ -131,13 +191,53 @@ static void note_pinned(void *object, void *context)
         corral_heap.regions[heap_region_index(object)].has_pinned = 1;
 }
 
-/* True when an object crosses the boundary at the start of region r. */
+/* The start granule of the last marked object starting in region r, or
+ * SIZE_MAX when none does. */
+static size_t last_object_start(size_t r)
+{
+    size_t base_word = words_of_region(r);
+    for (size_t w = base_word + HEAP_WORDS_PER_REGION; w-- > base_word;) {
+        uint64_t starts = corral_heap.start_bits[w];
+        if (starts)
+            return w * 64 + 63 - (size_t)__builtin_clzll(starts);
+    }
+    return SIZE_MAX;
+}
+
+/* True when a marked object crosses the boundary at the start of region r.
+ * Objects are smaller than a region, so only the last object starting in
+ * region r - 1 can. */
 static bool object_straddles_into(size_t r)
 {
-    size_t boundary = r * HEAP_GRANULES_PER_REGION;
-    return r > 0 && heap_bit(corral_heap.live_bits, boundary - 1) &&
-           heap_bit(corral_heap.live_bits, boundary) &&
-           !heap_bit(corral_heap.start_bits, boundary);
+    if (r == 0)
+        return false;
+    size_t start = last_object_start(r - 1);
+    if (start == SIZE_MAX)
+        return false;
+    size_t end = start + object_size(heap_granule_address(start)) / CORRAL_GRANULE;
+    return end > r * HEAP_GRANULES_PER_REGION;
+}
+
+/* Moving even a few objects costs a pass over every live object to update
+ * the references to them. When the regions that would move hold so little
+ * live data that leaving them in place wastes less than 1/16 of the live
+ * heap, leave them: the next collection finds them mostly dead (typically
+ * the objects a mutator was building when this one ran) and frees them. */
+static void keep_sparse_regions_in_place(heap_region *regions)
+{
+    if (corral_runtime_config.stress_move_all)
+        return;
+    uint64_t live_granules = 0, waste_granules = 0;
+    for (size_t r = 0; r < used_regions; r++) {
+        live_granules += regions[r].live_granules;
+        if (regions[r].moves && regions[r].live_granules)
+            waste_granules += HEAP_GRANULES_PER_REGION - regions[r].live_granules;
+    }
+    if (waste_granules == 0 || waste_granules * 16 > live_granules)
+        return;
+    for (size_t r = 0; r < used_regions; r++)
+        if (regions[r].live_granules)
+            regions[r].moves = 0;
 }
 
 static void decide_moving_regions(void)
@@ -155,6 +255,7 @@ static void decide_moving_regions(void)
             regions[r].moves = 0;
         }
     }
+    keep_sparse_regions_in_place(regions);
     /* An object straddling between a region that stays and one that moves
      * would be torn apart: make both stay, until nothing changes. */
     for (bool changed = true; changed;) {
@@ -237,8 +338,11 @@ void compact_plan_from_stw(gc_cycle *cycle)
     gc_phase_stats *stats = &cycle->phases[GC_PHASE_PLAN];
     stats->name = "plan";
     uint64_t start = gc_workers_now_ns();
-    run_region_loop("count", used_regions, count_live, stats);
+    atomic_store_explicit(&any_block_moves, false, memory_order_relaxed);
+    run_region_loop("reset", used_regions, reset_region, stats);
     decide_moving_regions();
+    run_region_loop("live-bits", used_regions, build_live_bits, stats);
+    run_region_loop("count", used_regions, count_live_bits, stats);
     assign_destinations();
     link_sources_to_destinations();
     run_region_loop("forwarding", used_regions, compute_block_destinations, stats);
@@ -252,11 +356,21 @@ static void *forward(void *object)
     return heap_forward(object);
 }
 
+/* Writes only references that change: most point to objects that stay. */
+static inline void forward_in_place(void **slot)
+{
+    void *old = *slot;
+    if (!old)
+        return;
+    void *moved = heap_forward(old);
+    if (moved != old)
+        *slot = moved;
+}
+
 static void forward_slot(void **slot, void *context)
 {
     (void)context;
-    if (*slot)
-        *slot = heap_forward(*slot);
+    forward_in_place(slot);
 }
 
 static void update_object_fields(void *object)
@@ -267,17 +381,13 @@ static void update_object_fields(void *object)
         return;
     }
     char *base = object;
-    for (uint32_t i = 0; i < type->ref_count; i++) {
-        void **slot = (void **)(base + type->ref_offsets[i]);
-        if (*slot)
-            *slot = heap_forward(*slot);
-    }
+    for (uint32_t i = 0; i < type->ref_count; i++)
+        forward_in_place((void **)(base + type->ref_offsets[i]));
     if (object_is_ref_array(type)) {
         uint64_t length = object_array_length(object);
         void **elements = (void **)(base + type->size);
         for (uint64_t i = 0; i < length; i++)
-            if (elements[i])
-                elements[i] = heap_forward(elements[i]);
+            forward_in_place(&elements[i]);
     }
 }
 
@@ -338,6 +448,11 @@ static void update_phase(unsigned worker, void *context)
 
 void compact_update_from_stw(gc_cycle *cycle)
 {
+    cycle->phases[GC_PHASE_UPDATE].name = "update";
+    /* Nothing moves (all live data stays, e.g. in the dense prefix): every
+     * reference is already right, so skip a pass over the whole heap. */
+    if (!atomic_load_explicit(&any_block_moves, memory_order_relaxed))
+        return;
     update_context update = {.stop = cycle->stop};
     size_t large_count;
     update.large_objects = los_snapshot_from_stw(&large_count);

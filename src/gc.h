@@ -71,6 +71,8 @@ int mark_init(unsigned workers);
 void mark_roots_from_stw(gc_cycle *cycle);
 void mark_from_stw(gc_cycle *cycle);
 bool mark_is_marked(const void *object);
+/* Granules of the marked objects that start in a heap region (this cycle). */
+uint32_t mark_region_live_granules(size_t region);
 /* Marks again from the roots into clear bitmaps and compares (verify remark). */
 void mark_remark_check_from_stw(gc_cycle *cycle);
 void compact_plan_from_stw(gc_cycle *cycle);

@@ -117,6 +117,8 @@ char *heap_take_chunk(size_t min_bytes, size_t want_bytes, size_t *got)
             range->start += size;
             if (range->start > h->top)
                 h->top = range->start;
+            if (h->top > h->high_water)
+                h->high_water = h->top;
             break;
         }
         h->range_next++; /* too small to use: the tail stays free until the next GC */
@@ -168,13 +170,19 @@ void heap_set_budget_from_stw(size_t live_bytes)
     if (target > h->heap_max)
         target = h->heap_max;
     h->target = target;
-    /* Give back the pages above what the next cycle may use. */
+    /* Give back the pages well above what the next cycle may use. Twice the
+     * allocation room: TLAB tails and regions that stay in place stretch a
+     * cycle's footprint past its budget, and pages given back only to be
+     * faulted in again cost more than they save. */
     heap_free_range *last = &h->ranges[h->range_count - 1];
-    char *keep_until = last->start + (target > live_bytes ? target - live_bytes : 0);
+    size_t room = target > live_bytes ? target - live_bytes : 0;
+    char *keep_until = last->start + 2 * room;
     keep_until = (char *)(((uintptr_t)keep_until + HEAP_REGION_SIZE - 1) &
                           ~(uintptr_t)(HEAP_REGION_SIZE - 1));
-    if (keep_until < last->end)
-        madvise(keep_until, (size_t)(last->end - keep_until), MADV_DONTNEED);
+    char *touched_until = h->high_water > keep_until ? h->high_water : keep_until;
+    if (keep_until < touched_until)
+        madvise(keep_until, (size_t)(touched_until - keep_until), MADV_DONTNEED);
+    h->high_water = keep_until;
 }
 
 size_t heap_used_bytes(void)

@@ -79,6 +79,7 @@ typedef struct heap {
     size_t range_count, range_capacity;
     size_t range_next;       /* ranges before this one are used up */
     char *top;               /* end of the highest chunk ever handed out */
+    char *high_water;        /* end of the pages that may be committed */
 
     /* Budget. allocated_since_gc: atomic add by mutators (relaxed; exactness
      * only matters at the collector, which reads it with the world stopped). */

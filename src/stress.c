@@ -3,8 +3,11 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <ucontext.h>
 
 #include "coordinator.h"
 #include "fatal.h"
@@ -43,24 +46,67 @@ static uint64_t random_interval(void)
     return 1 + value % (2 * mean - 1);
 }
 
+/* ------------------------------------------------ why a stress GC ran */
+
+/* The last stress-triggered collection, for fatal and crash reports: the
+ * collections completed when it was requested, the requesting thread and
+ * its managed site. Writers: the requesting thread (relaxed stores; the
+ * fields may mix two requests racing on different threads, which only
+ * blurs a report). Readers: fatal reports on any thread. */
+static _Atomic uint64_t last_gc_before;
+static _Atomic uintptr_t last_site;
+static _Atomic unsigned last_thread_id;
+static _Atomic int last_tid;
+static const char *_Atomic last_cause;
+
+static void note_stress_collection(corral_thread *self, const char *cause, uint64_t allocation)
+{
+    uint64_t before = gc_count();
+    uintptr_t site = self->anchor.return_address;
+    atomic_store_explicit(&last_gc_before, before, memory_order_relaxed);
+    atomic_store_explicit(&last_site, site, memory_order_relaxed);
+    atomic_store_explicit(&last_thread_id, self->id, memory_order_relaxed);
+    atomic_store_explicit(&last_tid, (int)self->tid, memory_order_relaxed);
+    atomic_store_explicit(&last_cause, cause, memory_order_relaxed);
+    if (!(corral_runtime_config.log & CORRAL_LOG_STRESS))
+        return;
+    char symbol[256] = "a C caller";
+    if (site)
+        corral_describe_return_address(site, symbol, sizeof symbol);
+    if (allocation)
+        fprintf(stats_log_stream(),
+                "corral: stress: %s at allocation #%" PRIu64 " after gc %" PRIu64
+                " (thread %s, site %s)\n",
+                cause, allocation, before, self->name, symbol);
+    else
+        fprintf(stats_log_stream(), "corral: stress: %s after gc %" PRIu64 " (thread %s, site %s)\n",
+                cause, before, self->name, symbol);
+}
+
 bool stress_allocation_due(corral_thread *self)
 {
     if (!any_allocation_mode)
         return false;
     const corral_config *config = &corral_runtime_config;
     if (config->stress_thread_alloc_every &&
-        self->allocations % config->stress_thread_alloc_every == 0)
+        self->allocations % config->stress_thread_alloc_every == 0) {
+        note_stress_collection(self, "thread-alloc", self->allocations);
         return true;
+    }
     uint64_t count = atomic_fetch_add_explicit(&allocation_count, 1, memory_order_relaxed) + 1;
-    if (config->stress_alloc_every && count % config->stress_alloc_every == 0)
+    if (config->stress_alloc_every && count % config->stress_alloc_every == 0) {
+        note_stress_collection(self, "alloc", count);
         return true;
+    }
     if (config->stress_alloc_random_mean) {
         uint64_t due = atomic_load_explicit(&next_random_due, memory_order_relaxed);
         if (count >= due &&
             atomic_compare_exchange_strong_explicit(&next_random_due, &due,
                                                     count + random_interval(),
-                                                    memory_order_relaxed, memory_order_relaxed))
+                                                    memory_order_relaxed, memory_order_relaxed)) {
+            note_stress_collection(self, "alloc:random", count);
             return true;
+        }
     }
     return false;
 }
@@ -109,18 +155,14 @@ static void collect_at_new_poll_site(corral_thread *self)
     bool first = site_insert_locked(site);
     pthread_mutex_unlock(&sites_lock);
     if (first) {
-        if (corral_runtime_config.log & CORRAL_LOG_STRESS) {
-            char symbol[256];
-            corral_describe_code_address(site, symbol, sizeof symbol);
-            fprintf(stats_log_stream(), "corral: stress: first visit of poll site %s (%s)\n",
-                    symbol, self->name);
-        }
+        note_stress_collection(self, "polls: first visit of a poll site", 0);
         gc_collect(self, "stress-poll");
     }
 }
 
 static void collect_at_transition(corral_thread *self)
 {
+    note_stress_collection(self, "transitions", 0);
     gc_collect(self, "stress-transition");
 }
 
@@ -141,6 +183,80 @@ static void print_stress_context(FILE *out)
         fprintf(out, "  thread: %s (tid %d), last managed frame at %s\n", self->name,
                 (int)self->tid, symbol);
     }
+    const char *cause = atomic_load_explicit(&last_cause, memory_order_relaxed);
+    if (cause) {
+        uintptr_t site = atomic_load_explicit(&last_site, memory_order_relaxed);
+        char symbol[256] = "a C caller";
+        if (site)
+            corral_describe_return_address(site, symbol, sizeof symbol);
+        fprintf(out, "  last stress collection: %s, requested after gc %" PRIu64
+                     " by thread %u (tid %d) at %s\n",
+                cause, atomic_load_explicit(&last_gc_before, memory_order_relaxed),
+                atomic_load_explicit(&last_thread_id, memory_order_relaxed),
+                atomic_load_explicit(&last_tid, memory_order_relaxed), symbol);
+    }
+}
+
+/* ------------------------------------------------------- crash reports */
+
+/* Under stress a stale reference usually ends in SIGSEGV (the poison
+ * pattern is not a canonical address) far from any corral code: report it
+ * like a fatal error, with the seed, the GC count, the last stress
+ * collection and any register holding the pattern, then die by the signal. */
+static const struct {
+    int index;
+    const char *name;
+} registers[] = {{REG_RAX, "rax"}, {REG_RBX, "rbx"}, {REG_RCX, "rcx"}, {REG_RDX, "rdx"},
+                 {REG_RSI, "rsi"}, {REG_RDI, "rdi"}, {REG_RBP, "rbp"}, {REG_R8, "r8"},
+                 {REG_R9, "r9"},   {REG_R10, "r10"}, {REG_R11, "r11"}, {REG_R12, "r12"},
+                 {REG_R13, "r13"}, {REG_R14, "r14"}, {REG_R15, "r15"}};
+
+static bool near_poison(uint64_t value)
+{
+    return value - (CORRAL_POISON_PATTERN - 0x10000) < 0x20000;
+}
+
+static void crash_handler(int signal, siginfo_t *info, void *context)
+{
+    const ucontext_t *uc = context;
+    uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    char where[256];
+    corral_describe_code_address(pc, where, sizeof where);
+    FILE *out = stderr;
+    fflush(stdout);
+    fprintf(out, "corral: fatal: %s (fault address %p) at pc %#lx (%s) under CORRAL_GC_STRESS\n",
+            signal == SIGBUS ? "SIGBUS" : "SIGSEGV", info->si_addr, (unsigned long)pc, where);
+    bool poisoned = near_poison((uint64_t)(uintptr_t)info->si_addr);
+    for (size_t i = 0; i < sizeof registers / sizeof registers[0]; i++) {
+        uint64_t value = (uint64_t)uc->uc_mcontext.gregs[registers[i].index];
+        if (near_poison(value)) {
+            fprintf(out, "  register %s holds %#" PRIx64 "\n", registers[i].name, value);
+            poisoned = true;
+        }
+    }
+    if (poisoned)
+        fprintf(out, "  that is the poison pattern 0xbadc0ffee0ddf00d (or an address near it): a "
+                     "value read from memory the collector vacated, through a stale reference "
+                     "that was not relocated (a root the stackmaps or handles did not cover)\n");
+    print_stress_context(out);
+    fflush(out);
+    /* SA_RESETHAND restored the default: the fault repeats and kills us. */
+    if (info->si_code <= 0)
+        raise(signal);
+}
+
+static void install_crash_handler(int signal)
+{
+    struct sigaction previous;
+    if (sigaction(signal, NULL, &previous) != 0 || previous.sa_handler != SIG_DFL ||
+        (previous.sa_flags & SA_SIGINFO))
+        return; /* the program handles it: leave it alone */
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = crash_handler;
+    action.sa_flags = SA_SIGINFO | SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    sigaction(signal, &action, NULL);
 }
 
 uint64_t stress_seed(void)
@@ -171,6 +287,10 @@ void stress_init(void)
     corral_fatal_add_context(print_stress_context);
     char modes[256];
     corral_config_format_stress(config, modes, sizeof modes);
+    if (modes[0]) {
+        install_crash_handler(SIGSEGV);
+        install_crash_handler(SIGBUS);
+    }
     if (modes[0])
         fprintf(stats_log_stream(),
                 "corral: stress: CORRAL_GC_STRESS=%s seed=%" PRIu64

@@ -147,11 +147,14 @@ void *corral_call_managed(void *(*fn)(void *), void *arg)
     return result;
 }
 
+/* Both transitions keep errno: the wrapper calls them around the C callee,
+ * whose errno its managed caller reads afterwards. */
 void corral_transition_to_unmanaged(void *return_address, void *frame_address)
 {
     corral_thread *self = corral_current_thread;
     if (!self)
         return; /* e.g. corral_init or printf before the main thread attaches */
+    int saved_errno = errno;
     CORRAL_DEBUG_ASSERT(self->in_managed_code && thread_state(self) == THREAD_MANAGED,
                         "%s: unmanaged call from code that is not running managed", self->name);
     uintptr_t wrapper_fp = (uintptr_t)frame_address;
@@ -161,6 +164,7 @@ void corral_transition_to_unmanaged(void *return_address, void *frame_address)
     if (transition_hook)
         transition_hook(self);
     thread_publish_stopped(self, THREAD_UNMANAGED);
+    errno = saved_errno;
 }
 
 void corral_transition_to_managed(void)
@@ -168,11 +172,13 @@ void corral_transition_to_managed(void)
     corral_thread *self = corral_current_thread;
     if (!self)
         return;
+    int saved_errno = errno;
     thread_resume_managed(self);
     if (transition_hook)
         transition_hook(self);
     self->anchor.return_address = 0;
     self->in_managed_code = true;
+    errno = saved_errno;
 }
 
 typedef struct thread_start {

@@ -35,6 +35,7 @@
 #define CORRAL_ABI_ANNOTATION_UNMANAGED "corral_unmanaged"
 #define CORRAL_ABI_ANNOTATION_SAFEPOINT "corral_safepoint"
 #define CORRAL_ABI_ANNOTATION_NOPOLL "corral_nopoll"
+#define CORRAL_ABI_ANNOTATION_POLL_ALL "corral_poll_all"
 
 /* The runtime's safepoint calls, for modules built without corral.h (JITs):
  * the pass treats these names as CORRAL_SAFEPOINT_CALL even unannotated. */
