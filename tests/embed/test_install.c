@@ -1,0 +1,144 @@
+/* test_install.c — corral installed into a fresh prefix, then used from
+ * outside the source tree the two ways a VM's build finds it:
+ * find_package(corral) (examples/hello, C and managed C) and
+ * pkg-config --cflags --libs corral. */
+#include "run_command.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The scratch directory: prefix/ is the install, the rest are builds. */
+static char work[256];
+
+static const char *path_in(const char *relative)
+{
+    static char paths[8][512];
+    static int next;
+    char *path = paths[next++ % 8];
+    snprintf(path, 512, "%s/%s", work, relative);
+    return path;
+}
+
+static int exists(const char *relative)
+{
+    struct stat info;
+    return stat(path_in(relative), &info) == 0;
+}
+
+/* The build tree has install rules only once cmake/Install.cmake is included. */
+static int build_has_install_rules(void)
+{
+    command_result found = run_command("grep -qs corralConfig.cmake '%s/cmake_install.cmake'",
+                                       BUILD_DIR);
+    command_result_free(&found);
+    return found.status == 0;
+}
+
+static void install_into_prefix(void *unused)
+{
+    (void)unused;
+    command_result install =
+        run_command("'%s' --install '%s' --prefix '%s'", CMAKE_COMMAND_PATH, BUILD_DIR,
+                    path_in("prefix"));
+    command_ok(&install, "cmake --install");
+    command_result_free(&install);
+    static const char *const expected[] = {
+        "prefix/include/corral.h",      "prefix/include/corral/alloc.h",
+        "prefix/include/corral/abi.h",  "prefix/include/corral/polls.h",
+        "prefix/lib/libcorral.a",       "prefix/lib/libcorral.so",
+        "prefix/lib/libcorral_polls.a", "prefix/bin/corralc",
+        "prefix/bin/corral-opt",        "prefix/lib/cmake/corral/corralConfig.cmake",
+        "prefix/lib/cmake/corral/corralConfigVersion.cmake",
+        "prefix/lib/cmake/corral/corralTargets.cmake",
+        "prefix/lib/pkgconfig/corral.pc",
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
+        ok(exists(expected[i]), "installed %s", expected[i]);
+}
+
+static void find_package_project(void *unused)
+{
+    (void)unused;
+    command_result configure = run_command(
+        "'%s' -S '%s/examples/hello' -B '%s' -DCMAKE_PREFIX_PATH='%s' -DCMAKE_C_COMPILER='%s'",
+        CMAKE_COMMAND_PATH, SOURCE_DIR, path_in("hello-cmake"), path_in("prefix"), C_COMPILER);
+    int configured = command_ok(&configure, "configure examples/hello with find_package(corral)");
+    command_result_free(&configure);
+    if (!configured)
+        return;
+    command_result build = run_command("'%s' --build '%s'", CMAKE_COMMAND_PATH,
+                                       path_in("hello-cmake"));
+    int built = command_ok(&build, "build it: corral::corral and corralc");
+    command_result_free(&build);
+    if (!built)
+        return;
+    command_result hello = run_command("'%s'", path_in("hello-cmake/hello"));
+    command_ok(&hello, "hello (plain C, linked with corral::corral) runs");
+    like_str(hello.output, "hello: ok", "and its four threads' lists are intact");
+    command_result_free(&hello);
+    command_result managed = run_command("'%s'", path_in("hello-cmake/hello_managed"));
+    command_ok(&managed, "hello_managed (built by the installed corralc) runs");
+    like_str(managed.output, "hello_managed: ok", "and its trees are intact");
+    command_result_free(&managed);
+    command_result polls = run_command("'%s'", path_in("hello-cmake/hello_polls"));
+    command_ok(&polls, "hello_polls (linked with corral::polls) runs the pass");
+    like_str(polls.output, "hello_polls: ok", "and finds the module safe");
+    command_result_free(&polls);
+}
+
+static void pkg_config_build(void *unused)
+{
+    (void)unused;
+    const char *pc = "PKG_CONFIG_PATH='%s/prefix/lib/pkgconfig' pkg-config";
+    char pkg_config[512];
+    snprintf(pkg_config, sizeof pkg_config, pc, work);
+    command_result build = run_command(
+        "%s --exists corral && '%s' -O2 '%s/examples/hello/hello.c' -o '%s' "
+        "$(%s --cflags --libs corral) -Wl,-rpath,\"$(%s --variable=libdir corral)\"",
+        pkg_config, C_COMPILER, SOURCE_DIR, path_in("hello-pkg-config"), pkg_config, pkg_config);
+    int built = command_ok(&build, "cc hello.c $(pkg-config --cflags --libs corral)");
+    command_result_free(&build);
+    if (built) {
+        command_result hello = run_command("'%s'", path_in("hello-pkg-config"));
+        command_ok(&hello, "it runs against the installed libcorral.so");
+        like_str(hello.output, "hello: ok", "with correct results");
+        command_result_free(&hello);
+    }
+    command_result corralc = run_command("test -x \"$(%s --variable=corralc corral)\"", pkg_config);
+    command_ok(&corralc, "pkg-config --variable=corralc names the installed corralc");
+    command_result_free(&corralc);
+}
+
+int main(void)
+{
+    plan(3);
+    if (strlen(SANITIZE) > 0) {
+        skip(3, "sanitizer build: an outside project would need the same -fsanitize flags");
+        return done_testing();
+    }
+    if (!HAVE_POLLS) {
+        skip(3, "built without the LLVM tools (CORRAL_BUILD_POLLS=OFF): no full install to test");
+        return done_testing();
+    }
+    if (!build_has_install_rules()) {
+        skip(3, "no install rules: the top-level CMakeLists.txt must include(cmake/Install.cmake)");
+        return done_testing();
+    }
+    const char *base = getenv("TMPDIR");
+    snprintf(work, sizeof work, "%s/corral-embed-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(work))
+        bail_out("mkdtemp %s: %s", work, strerror(errno));
+    diag("scratch directory %s", work);
+    if (tap_subtest("cmake --install: headers, libraries, tools, CMake package, corral.pc", 120,
+                    install_into_prefix, NULL)) {
+        tap_subtest("an outside project with find_package(corral) builds and runs", 600,
+                    find_package_project, NULL);
+        tap_subtest("an outside build with pkg-config --cflags --libs corral", 300,
+                    pkg_config_build, NULL);
+    } else {
+        skip(2, "nothing installed");
+    }
+    command_result cleanup = run_command("rm -rf '%s'", work);
+    command_result_free(&cleanup);
+    return done_testing();
+}
