@@ -249,6 +249,17 @@ CORRAL_LEAF void corral_unpin(corral_ref object);
 /* ---------------------------------------------------------------------------
  * Statistics and the per-GC callback
  */
+/* The phases of a collection, in order (see docs/performance.md). */
+enum corral_gc_phase {
+    CORRAL_GC_PHASE_ROOTS,   /* stack walks */
+    CORRAL_GC_PHASE_MARK,
+    CORRAL_GC_PHASE_PLAN,    /* live data per region, destinations, forwarding */
+    CORRAL_GC_PHASE_UPDATE,  /* every reference rewritten */
+    CORRAL_GC_PHASE_SLIDE,   /* objects copied to their destinations */
+    CORRAL_GC_PHASE_FINISH,  /* free ranges, bitmaps */
+    CORRAL_GC_PHASES
+};
+
 typedef struct corral_gc_info {
     uint64_t number;              /* 1 for the first collection */
     const char *cause;            /* "alloc", "explicit", "stress", "oom" */
@@ -258,14 +269,26 @@ typedef struct corral_gc_info {
     uint64_t heap_before, heap_after, live_bytes;
     uint64_t moved_bytes;
     unsigned workers;
+    /* Per phase: wall time, total busy time of all workers (work), and the
+     * longest piece no number of workers can split (span). */
+    uint64_t phase_wall_ns[CORRAL_GC_PHASES];
+    uint64_t phase_work_ns[CORRAL_GC_PHASES];
+    uint64_t phase_span_ns[CORRAL_GC_PHASES];
 } corral_gc_info;
+
+/* Predicted speed-up of this collection's phases on `workers` workers,
+ * from their work and span: sum(work) / sum(max(span, work / workers)).
+ * With brent = 1, the more conservative Brent bound
+ * sum(work) / sum(work / workers + span). */
+double corral_gc_predicted_speedup(const corral_gc_info *info, unsigned workers, int brent);
 
 typedef struct corral_stats {
     uint64_t collections;
     uint64_t pause_total_ns, pause_max_ns;
     uint64_t mark_total_ns, compact_total_ns;
     uint64_t ttsp_max_ns;
-    uint64_t bytes_allocated, bytes_moved;
+    uint64_t bytes_allocated;     /* handed to TLABs and large objects */
+    uint64_t bytes_moved;
     uint64_t heap_bytes, live_bytes; /* after the last collection */
 } corral_stats;
 

@@ -129,7 +129,8 @@ static void *allocate_small(corral_thread *self, size_t size)
     /* A collection inside obtain_chunk reset the TLAB; install the new one. */
     tlab->cursor = chunk + size;
     tlab->limit = chunk + got;
-    tlab->max_inline = large_threshold - 1;
+    /* Allocation stress counts in the slow path: keep inline fast paths out. */
+    tlab->max_inline = stress_counts_allocations() ? 0 : large_threshold - 1;
     return chunk;
 }
 
@@ -155,7 +156,6 @@ static void *allocate(corral_thread *self, const corral_type *type, uint64_t len
         return out_of_memory((size_t)ALLOC_MAX_OBJECT);
     size_t size = object_size_for(type, length);
     self->allocations++;
-    stats_note_allocation(size);
     if (stress_allocation_due(self))
         gc_collect(self, "stress-alloc");
     bool large = size >= large_threshold || (type->flags & CORRAL_TYPE_PINNED);
@@ -185,6 +185,11 @@ CORRAL_RUNTIME_ENTRY void *corral_alloc_slow(const corral_type *type, uint64_t l
     void *object = allocate(self, type, length);
     RUNTIME_LEAVE(self);
     return object;
+}
+
+corral_tlab *corral_current_tlab(void)
+{
+    return &corral_thread_tlab;
 }
 
 CORRAL_RUNTIME_ENTRY void corral_collect(void)

@@ -74,9 +74,33 @@ static void reset_region(unsigned worker, size_t first, size_t end, void *contex
     }
 }
 
+/* Sets the live bits of granules [first, first + count) of region r. The
+ * worker that owns region r is the only writer of its words; an object that
+ * spills into the next region sets bits there atomically (another worker
+ * may own that region). */
+static void set_live_in_region(size_t r, size_t first, size_t count)
+{
+    uint64_t *bits = corral_heap.live_bits;
+    size_t region_end_word = words_of_region(r + 1);
+    size_t last = first + count - 1;
+    for (size_t w = first >> 6; w <= last >> 6; w++) {
+        uint64_t mask = ~UINT64_C(0);
+        if (w == first >> 6)
+            mask &= ~UINT64_C(0) << (first & 63);
+        if (w == last >> 6)
+            mask &= ~UINT64_C(0) >> (63 - (last & 63));
+        if (w < region_end_word) {
+            bits[w] |= mask;
+            continue;
+        }
+        atomic_fetch_or_explicit((_Atomic uint64_t *)&bits[w], mask, memory_order_relaxed);
+        atomic_store_explicit(&corral_heap.regions[r + 1].live_bits_dirty, 1, memory_order_relaxed);
+    }
+}
+
 /* Live bits for the regions that move: every granule of every object that
- * starts there (an object's tail may set bits in the next region's first
- * word, which heap_set_live_range does atomically). */
+ * starts there. Headers are read in address order, so the hardware
+ * prefetcher streams them. */
 static void build_live_bits(unsigned worker, size_t first, size_t end, void *context)
 {
     (void)worker;
@@ -84,6 +108,7 @@ static void build_live_bits(unsigned worker, size_t first, size_t end, void *con
     for (size_t r = first; r < end; r++) {
         if (!corral_heap.regions[r].moves || !corral_heap.regions[r].live_granules)
             continue;
+        atomic_store_explicit(&corral_heap.regions[r].live_bits_dirty, 1, memory_order_relaxed);
         size_t base_word = words_of_region(r);
         for (size_t w = 0; w < HEAP_WORDS_PER_REGION; w++) {
             uint64_t starts = corral_heap.start_bits[base_word + w];
@@ -91,8 +116,8 @@ static void build_live_bits(unsigned worker, size_t first, size_t end, void *con
                 unsigned bit = (unsigned)__builtin_ctzll(starts);
                 starts &= starts - 1;
                 size_t granule = (base_word + w) * 64 + bit;
-                heap_set_live_range(granule, object_size(heap_granule_address(granule)) /
-                                                 CORRAL_GRANULE);
+                set_live_in_region(r, granule,
+                                   object_size(heap_granule_address(granule)) / CORRAL_GRANULE);
             }
         }
     }
@@ -172,7 +197,9 @@ static void run_region_loop(const char *name, size_t count,
         gc_parallel_range range;
         void (*body)(unsigned, size_t, size_t, void *);
     } loop = {.body = body};
-    gc_parallel_range_init(&loop.range, count, 0);
+    /* One region per claim: the span then measures a region, the real
+     * unsplittable unit, not a chunk size picked for the worker count. */
+    gc_parallel_range_init(&loop.range, count, 1);
     gc_phase_stats local = {0};
     gc_workers_run(name, region_loop_phase, &loop, &local);
     if (stats) {
@@ -632,13 +659,32 @@ void compact_slide_from_stw(gc_cycle *cycle)
 
 /* ------------------------------------------------------------- finish */
 
+/* Clears the bitmap words this cycle wrote: start bits of regions that held
+ * marked objects, live bits of regions that moved. Writing zeros over
+ * untouched bitmap pages would only fault them in. */
 static void clear_region_bitmaps(unsigned worker, size_t first, size_t end, void *context)
+{
+    (void)worker;
+    (void)context;
+    for (size_t r = first; r < end; r++) {
+        heap_region *region = &corral_heap.regions[r];
+        size_t from = words_of_region(r), count = HEAP_WORDS_PER_REGION;
+        if (region->live_granules)
+            memset(&corral_heap.start_bits[from], 0, count * sizeof(uint64_t));
+        if (atomic_load_explicit(&region->live_bits_dirty, memory_order_relaxed)) {
+            memset(&corral_heap.live_bits[from], 0, count * sizeof(uint64_t));
+            atomic_store_explicit(&region->live_bits_dirty, 0, memory_order_relaxed);
+        }
+    }
+}
+
+/* Clears every bitmap word of [first, end) (the verifier's visited set). */
+static void clear_region_bitmaps_all(unsigned worker, size_t first, size_t end, void *context)
 {
     (void)worker;
     (void)context;
     size_t from = words_of_region(first), to = words_of_region(end);
     memset(&corral_heap.start_bits[from], 0, (to - from) * sizeof(uint64_t));
-    memset(&corral_heap.live_bits[from], 0, (to - from) * sizeof(uint64_t));
 }
 
 void heap_clear_bitmaps_from_stw(void)
@@ -646,7 +692,7 @@ void heap_clear_bitmaps_from_stw(void)
     size_t regions = corral_heap.top > corral_heap.base
                          ? heap_region_index(corral_heap.top - 1) + 1
                          : 0;
-    run_region_loop("clear", regions, clear_region_bitmaps, NULL);
+    run_region_loop("clear", regions, clear_region_bitmaps_all, NULL);
 }
 
 static void poison_range(char *start, char *end)

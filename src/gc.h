@@ -93,7 +93,6 @@ int stats_init(void);
 void stats_print_summary(void);
 void stats_record_cycle(const gc_cycle *cycle);
 void stats_log_cycle(const gc_cycle *cycle);
-void stats_note_allocation(uint64_t bytes);
 FILE *stats_log_stream(void);
 
 #define CORRAL_POISON_PATTERN UINT64_C(0xBADC0FFEE0DDF00D)

@@ -140,6 +140,7 @@ bool heap_budget_allows(size_t bytes)
 void heap_note_allocated(size_t bytes)
 {
     atomic_fetch_add_explicit(&corral_heap.allocated_since_gc, bytes, memory_order_relaxed);
+    atomic_fetch_add_explicit(&corral_heap.allocated_total, bytes, memory_order_relaxed);
 }
 
 void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, size_t count)

@@ -44,6 +44,9 @@ typedef struct heap_region {
     uint8_t moves;              /* compaction slides its objects this GC */
     uint8_t has_pinned;         /* holds a pinned object this GC */
     uint8_t is_destination;     /* live data lands in it this GC */
+    /* Its live bits were written this GC (by its own objects or by one that
+     * spills in from the region before); relaxed stores of 1 by plan workers. */
+    _Atomic uint8_t live_bits_dirty;
     uint32_t first_source;      /* first source region whose data lands here */
     uint32_t last_source;       /* last such region */
     /* Destination regions (other than itself) still to read this region's
@@ -84,6 +87,7 @@ typedef struct heap {
     /* Budget. allocated_since_gc: atomic add by mutators (relaxed; exactness
      * only matters at the collector, which reads it with the world stopped). */
     _Atomic size_t allocated_since_gc;
+    _Atomic uint64_t allocated_total; /* since start, for statistics (relaxed) */
     size_t live_after_gc;    /* heap + LOS bytes alive after the last GC */
     size_t target;           /* collect before live_after_gc + allocated exceeds this */
     size_t heap_min, heap_max;

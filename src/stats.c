@@ -14,9 +14,6 @@
  * Readers: corral_get_stats (any thread, under stats_lock). */
 static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
 static corral_stats totals;
-/* Bytes requested through the slow path (relaxed: a statistic). The fast
- * path is not counted per object; refills are, through the heap budget. */
-static _Atomic uint64_t slow_path_bytes;
 
 static FILE *log_stream; /* set at init; stderr unless CORRAL_LOG_FILE */
 
@@ -46,10 +43,6 @@ int stats_init(void)
     return 0;
 }
 
-void stats_note_allocation(uint64_t bytes)
-{
-    atomic_fetch_add_explicit(&slow_path_bytes, bytes, memory_order_relaxed);
-}
 
 static double ms(uint64_t ns)
 {
@@ -77,6 +70,12 @@ void stats_record_cycle(const gc_cycle *cycle)
         .moved_bytes = cycle->moved_bytes,
         .workers = cycle->workers,
     };
+    _Static_assert((int)CORRAL_GC_PHASES == (int)GC_PHASE_COUNT, "public and internal phases agree");
+    for (int phase = 0; phase < GC_PHASE_COUNT; phase++) {
+        info.phase_wall_ns[phase] = cycle->phases[phase].wall_ns;
+        info.phase_work_ns[phase] = cycle->phases[phase].work_ns;
+        info.phase_span_ns[phase] = cycle->phases[phase].span_ns;
+    }
     pthread_mutex_lock(&stats_lock);
     totals.collections++;
     totals.pause_total_ns += info.pause_ns;
@@ -130,12 +129,28 @@ void stats_log_cycle(const gc_cycle *cycle)
     }
 }
 
+double corral_gc_predicted_speedup(const corral_gc_info *info, unsigned workers, int brent)
+{
+    if (workers == 0)
+        workers = 1;
+    double work = 0, time = 0;
+    for (int phase = 0; phase < CORRAL_GC_PHASES; phase++) {
+        double w = (double)info->phase_work_ns[phase];
+        double span = (double)info->phase_span_ns[phase];
+        if (span > w)
+            span = w;
+        work += w;
+        time += brent ? w / workers + span : (span > w / workers ? span : w / workers);
+    }
+    return time > 0 ? work / time : 1.0;
+}
+
 void corral_get_stats(corral_stats *out)
 {
     pthread_mutex_lock(&stats_lock);
     *out = totals;
     pthread_mutex_unlock(&stats_lock);
-    out->bytes_allocated = atomic_load_explicit(&slow_path_bytes, memory_order_relaxed);
+    out->bytes_allocated = atomic_load_explicit(&corral_heap.allocated_total, memory_order_relaxed);
 }
 
 void corral_set_gc_callback(corral_gc_callback_fn fn, void *context)
@@ -153,7 +168,7 @@ void stats_print_summary(void)
     FILE *out = stats_log_stream();
     fprintf(out,
             "corral: stats: %" PRIu64 " GCs, pause total %.2fms max %.2fms, mark %.2fms, "
-            "compact %.2fms, TTSP max %.3fms, allocated %.1fM (slow path), moved %.1fM, "
+            "compact %.2fms, TTSP max %.3fms, allocated %.1fM, moved %.1fM, "
             "heap %.1fM, live %.1fM\n",
             s.collections, ms(s.pause_total_ns), ms(s.pause_max_ns), ms(s.mark_total_ns),
             ms(s.compact_total_ns), ms(s.ttsp_max_ns), mib(s.bytes_allocated), mib(s.bytes_moved),

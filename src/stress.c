@@ -83,6 +83,11 @@ static void note_stress_collection(corral_thread *self, const char *cause, uint6
                 cause, before, self->name, symbol);
 }
 
+bool stress_counts_allocations(void)
+{
+    return any_allocation_mode;
+}
+
 bool stress_allocation_due(corral_thread *self)
 {
     if (!any_allocation_mode)

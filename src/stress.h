@@ -22,6 +22,9 @@
 void stress_init(void);
 /* True when this allocation should collect first. */
 bool stress_allocation_due(corral_thread *self);
+/* True when an allocation mode counts allocations: TLABs then send every
+ * allocation to the slow path, inline fast paths included. */
+bool stress_counts_allocations(void);
 uint64_t stress_seed(void);
 
 #endif /* CORRAL_STRESS_H */

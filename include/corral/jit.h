@@ -1,0 +1,33 @@
+/* corral/jit.h — what a JIT's generated code links against.
+ *
+ * Code compiled in memory (MCJIT, ORC) cannot reach the host's thread-local
+ * variables or rely on the static linker, so a JIT resolves these symbols by
+ * address (e.g. LLVMAddSymbol or a symbol generator): the names are in
+ * corral/abi.h, the prototypes here. After code generation, hand the
+ * .llvm_stackmaps section of the new code to corral_register_stackmaps
+ * before running it. See docs/embedding.md and examples/vm/.
+ */
+#ifndef CORRAL_JIT_H
+#define CORRAL_JIT_H
+
+#include <corral.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Called by the pass's GC-transition wrappers around an unmanaged callee:
+ * return_address and frame_address are the wrapper's llvm.returnaddress(0)
+ * and llvm.frameaddress(0). Both preserve errno. */
+void corral_transition_to_unmanaged(void *return_address, void *frame_address);
+void corral_transition_to_managed(void);
+
+/* The calling thread's TLAB, for generated allocation fast paths (the same
+ * bump as corral/alloc.h; fall back to corral_alloc_slow). Leaf. */
+CORRAL_LEAF corral_tlab *corral_current_tlab(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CORRAL_JIT_H */
