@@ -210,6 +210,12 @@ void *corral_call_managed(void *(*fn)(void *), void *arg);
  */
 CORRAL_SAFEPOINT_CALL void CORRAL_REF *corral_alloc_slow(const corral_type *type, uint64_t length);
 
+/* Writes every attached thread's state and managed frames (symbolised) to
+ * fd, like a JVM's thread dump: each thread is stopped briefly by a
+ * handshake while its stack is read; the world keeps running. Returns the
+ * number of threads. Thread: MANAGED; may GC (it parks if one is requested). */
+CORRAL_SAFEPOINT_CALL int corral_dump_threads(int fd);
+
 /* Runs a full collection now. Thread: MANAGED; may GC. */
 CORRAL_SAFEPOINT_CALL void corral_collect(void);
 

@@ -13,7 +13,10 @@ __attribute__((aligned(4096))) volatile uint64_t corral_poll_page[4096 / sizeof(
 
 /* Set at init (before threads run) by the stress modes. */
 static poll_hook_fn poll_hook;
-static bool poll_always_slow;
+
+/* The poll word counts the reasons to take the slow path: a collection, each
+ * pending handshake, the stress "polls" mode. Writers: coordinator, handshake
+ * requesters, init (atomic add/sub, release); readers: polls. */
 
 static _Atomic uint64_t *poll_word(void)
 {
@@ -22,12 +25,12 @@ static _Atomic uint64_t *poll_word(void)
 
 void poll_arm(void)
 {
-    atomic_store_explicit(poll_word(), 1, memory_order_release);
+    atomic_fetch_add_explicit(poll_word(), 1, memory_order_release);
 }
 
 void poll_disarm(void)
 {
-    atomic_store_explicit(poll_word(), poll_always_slow ? 1 : 0, memory_order_release);
+    atomic_fetch_sub_explicit(poll_word(), 1, memory_order_release);
 }
 
 void poll_set_hook(poll_hook_fn hook)
@@ -37,8 +40,8 @@ void poll_set_hook(poll_hook_fn hook)
 
 void poll_set_always_slow(bool always)
 {
-    poll_always_slow = always;
-    atomic_store_explicit(poll_word(), always ? 1 : 0, memory_order_release);
+    if (always)
+        poll_arm();
 }
 
 CORRAL_RUNTIME_ENTRY void corral_poll_slow(void)
@@ -48,6 +51,8 @@ CORRAL_RUNTIME_ENTRY void corral_poll_slow(void)
     if (!self)
         return;
     RUNTIME_ENTER(self);
+    if (atomic_load_explicit(&self->handshake_pending, memory_order_acquire))
+        thread_handshake_poll(self);
     if (poll_hook)
         poll_hook(self);
     /* acquire: pairs with poll_arm, so a stop we saw armed shows its epoch. */

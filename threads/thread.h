@@ -117,6 +117,18 @@ typedef struct corral_thread {
     /* --- per-thread counters (owner writes, others read approximately) */
     uint64_t allocations;     /* allocation slow-path calls, for thread-alloc stress */
 
+    /* --- handshakes (handshake.c): an operation run on this thread's behalf
+     * while it is stopped, by itself at its next poll or by the requester if
+     * it is UNMANAGED or PARKED. pending: written by the requester (seq_cst),
+     * read by the thread at polls and when it leaves a stopped state
+     * (seq_cst: the Dekker pair of its state store). claim: whoever runs the
+     * operation first (CAS). done: set after it ran (release). */
+    _Atomic uint32_t handshake_pending;
+    _Atomic uint32_t handshake_claim;
+    _Atomic uint32_t handshake_done;
+    void (*handshake_operation)(struct corral_thread *thread, void *context);
+    void *handshake_context;
+
     /* --- registry: list link under registry_lock, reclaimed through RCU */
     struct cds_list_head link;
     struct rcu_head rcu;
@@ -174,6 +186,22 @@ bool transition_uses_membarrier(void);
 extern bool corral_threads_ready;
 corral_thread *thread_require_attached(const char *call);
 void transitions_set_hook(void (*hook)(corral_thread *self));
+
+/* --- handshakes (handshake.c) */
+typedef void (*handshake_fn)(corral_thread *thread, void *context);
+/* Runs operation(target, context) while target is stopped, and returns after
+ * it ran. Thread: attached and MANAGED, anchor recorded (it may park for a
+ * collection while it waits). One handshake at a time, process-wide. */
+void thread_handshake(corral_thread *self, corral_thread *target, handshake_fn operation,
+                      void *context);
+/* At a poll: run a handshake operation aimed at this thread, if any. */
+void thread_handshake_poll(corral_thread *self);
+/* While leaving a stopped state, after publishing MANAGED: runs a pending
+ * handshake if this thread wins its claim; returns true when the requester
+ * holds the claim (we must go back to stopped until it is done). */
+bool thread_handshake_on_resume(corral_thread *self);
+/* True while a handshake runs on this thread's behalf. */
+bool thread_handshake_running_on_behalf(corral_thread *self);
 
 /* Debug/verifier check of a thread record; NULL when sound. */
 const char *thread_check(const corral_thread *thread);

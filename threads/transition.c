@@ -15,6 +15,7 @@
 
 #include <corral.h>
 #include <limits.h>
+#include <sched.h>
 #include <string.h>
 #include <linux/futex.h>
 #include <linux/membarrier.h>
@@ -101,11 +102,18 @@ void thread_resume_managed(corral_thread *thread)
             atomic_store_explicit(&thread->state, THREAD_MANAGED, memory_order_seq_cst);
             epoch = atomic_load_explicit(&corral_gc_epoch, memory_order_seq_cst);
         }
-        if (!gc_epoch_in_progress(epoch))
+        if (gc_epoch_in_progress(epoch)) {
+            /* A collection started: we may already count as stopped, so go
+             * back before touching anything and wait for it to end. */
+            atomic_store_explicit(&thread->state, stopped_state, memory_order_release);
+            gc_epoch_wait_change(epoch);
+            continue;
+        }
+        if (!thread_handshake_on_resume(thread))
             return;
-        /* A collection started: we may already count as stopped, so go back
-         * before touching anything and wait for it to end. */
+        /* A handshake operation runs on our behalf: stay stopped until done. */
         atomic_store_explicit(&thread->state, stopped_state, memory_order_release);
-        gc_epoch_wait_change(epoch);
+        while (thread_handshake_running_on_behalf(thread))
+            sched_yield();
     }
 }

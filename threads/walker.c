@@ -109,6 +109,32 @@ static void walk_segment(corral_thread *thread, frame_anchor anchor, uintptr_t o
     thread->roots.frames += frames;
 }
 
+/* Calls fn(return_address, frame_index, segment_index) for every managed
+ * frame of a stopped thread, innermost first (no roots are recorded). */
+void walker_for_each_frame(const corral_thread *thread,
+                           void (*fn)(uintptr_t return_address, size_t frame, size_t segment,
+                                      void *context),
+                           void *context)
+{
+    frame_anchor anchor = thread->anchor;
+    size_t frame = 0, segment_index = 0;
+    rcu_read_lock();
+    for (const managed_segment *segment = thread->segment; segment;
+         segment = segment->previous, segment_index++) {
+        uintptr_t return_address = anchor.return_address, fp = anchor.frame_pointer;
+        while (return_address && stackmap_lookup_in_read_section(return_address)) {
+            fn(return_address, frame++, segment_index, context);
+            uintptr_t cfa = frame_cfa_from_fp(fp);
+            if (cfa >= segment->outer_cfa)
+                break;
+            return_address = frame_return_address(cfa);
+            fp = frame_caller_fp(fp);
+        }
+        anchor = segment->previous_anchor;
+    }
+    rcu_read_unlock();
+}
+
 uintptr_t walker_outermost_managed_cfa(frame_anchor from)
 {
     uintptr_t return_address = from.return_address;

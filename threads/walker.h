@@ -15,6 +15,12 @@
 /* From the stopped world: fills thread->roots from its stack. */
 void walker_collect_roots_from_stw(corral_thread *thread);
 
+/* Calls fn for every managed frame of a stopped thread, innermost first. */
+void walker_for_each_frame(const corral_thread *thread,
+                           void (*fn)(uintptr_t return_address, size_t frame, size_t segment,
+                                      void *context),
+                           void *context);
+
 /* The CFA of the outermost managed frame above (and including) the frame at
  * from: frames are followed while their return address has a stackmap
  * record. 0 when from itself is not managed. Thread: the owner, MANAGED. */

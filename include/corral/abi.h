@@ -41,7 +41,7 @@
  * the pass treats these names as CORRAL_SAFEPOINT_CALL even unannotated. */
 #define CORRAL_ABI_SAFEPOINT_FUNCTIONS                                                    \
     "corral_poll_slow", "corral_alloc_slow", "corral_collect", "corral_thread_attach",    \
-        "corral_thread_detach"
+        "corral_thread_detach", "corral_dump_threads"
 
 /* The gc strategy the pass sets on managed functions. */
 #define CORRAL_ABI_GC_STRATEGY "coreclr"

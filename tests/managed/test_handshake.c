@@ -1,0 +1,116 @@
+/* Handshakes through corral_dump_threads: a thread in a call-free loop must
+ * be stopped at its poll, a thread blocked in C has the operation run on its
+ * behalf, and dumps keep working while collections run and threads come and
+ * go: no deadlock, every thread listed with its managed frames. */
+#include <corral.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "tap.h"
+
+CORRAL_UNMANAGED long unmanaged_blocking_read(int fd);
+
+typedef struct node CORRAL_REF *noderef;
+struct node {
+    corral_header header;
+    noderef left, right;
+    long value;
+};
+static const uint32_t node_refs[] = {offsetof(struct node, left), offsetof(struct node, right)};
+static const corral_type node_type = CORRAL_STRUCT_TYPE("node", struct node, node_refs);
+
+static noderef make_tree(int depth)
+{
+    noderef n = (noderef)corral_alloc(&node_type);
+    n->value = depth;
+    if (depth > 0) {
+        n->left = make_tree(depth - 1);
+        n->right = make_tree(depth - 1);
+    }
+    return n;
+}
+
+static atomic_int stop_flag;
+static volatile unsigned long sink;
+static int wake_pipe[2];
+
+static void *spinner(void *arg)
+{
+    (void)arg;
+    unsigned long x = 88172645463325252ul;
+    while (!atomic_load_explicit(&stop_flag, memory_order_relaxed))
+        for (int i = 0; i < 100000; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+        }
+    sink = x;
+    return NULL;
+}
+
+static void *blocked(void *arg)
+{
+    (void)arg;
+    unmanaged_blocking_read(wake_pipe[0]);
+    return NULL;
+}
+
+static void *allocator(void *arg)
+{
+    (void)arg;
+    while (!atomic_load_explicit(&stop_flag, memory_order_relaxed))
+        make_tree(8);
+    return NULL;
+}
+
+static void dumps(void *arg)
+{
+    (void)arg;
+    setenv("CORRAL_HEAP_MIN", "4M", 1);
+    if (corral_init(NULL) != 0 || corral_thread_attach() != 0)
+        bail_out("corral: %s", corral_last_error());
+    if (pipe(wake_pipe) != 0)
+        bail_out("pipe");
+    pthread_t threads[3];
+    corral_thread_create(&threads[0], spinner, NULL);
+    corral_thread_create(&threads[1], blocked, NULL);
+    corral_thread_create(&threads[2], allocator, NULL);
+    nanosleep(&(struct timespec){0, 20000000}, NULL);
+    FILE *out = tmpfile();
+    int listed = 0, dumps_done = 0;
+    for (int i = 0; i < 200; i++) {
+        listed = corral_dump_threads(fileno(out));
+        dumps_done++;
+    }
+    corral_stats stats;
+    corral_get_stats(&stats);
+    atomic_store(&stop_flag, 1);
+    if (write(wake_pipe[1], "x", 1) != 1)
+        bail_out("write");
+    for (int i = 0; i < 3; i++)
+        pthread_join(threads[i], NULL);
+    fflush(out);
+    long size = ftell(out);
+    char *text = malloc((size_t)size + 1);
+    rewind(out);
+    size_t got = fread(text, 1, (size_t)size, out);
+    text[got] = '\0';
+    ok(dumps_done == 200 && listed == 4, "200 dumps of 4 threads while they run (%d listed)",
+       listed);
+    ok(strstr(text, "spinner+") != NULL, "a thread in a call-free loop was stopped at its poll");
+    ok(strstr(text, "UNMANAGED\n    #0 blocked+") != NULL,
+       "a thread blocked in C was dumped on its behalf, frames named");
+    ok(strstr(text, "#0 ") != NULL && strstr(text, "#1 ") != NULL, "managed frames listed");
+    ok(stats.collections > 0, "collections ran during the dumps (%llu)",
+       (unsigned long long)stats.collections);
+    diag("one dump:\n%.*s", (int)(strstr(text + 1, "corral: ") ? strstr(text + 1, "corral: ") - text
+                                                                 : (long)strlen(text)),
+         text);
+}
+
+int main(void)
+{
+    plan(1);
+    tap_subtest("thread dumps by handshake", 120, dumps, NULL);
+    return done_testing();
+}
