@@ -86,10 +86,11 @@
     W(CORRAL_VERIFY_AFTER, "after", "verify the heap after each GC")                        \
     W(CORRAL_VERIFY_REMARK, "remark", "mark twice and compare the mark bitmaps")
 
+/* A trap mode (the page protected, a SIGSEGV handler sending the faulting
+ * poll to the slow path) is not built: host VMs own their signal handlers,
+ * and the load costs 0-2% with strip-mined loop polls (docs/polls.md). */
 #define CORRAL_CONFIG_WORDS_poll_mode(W)                                                    \
-    W(CORRAL_POLL_MODE_LOAD, "load", "a load of the poll word and a never-taken branch")   \
-    W(CORRAL_POLL_MODE_TRAP, "trap", "the polling page is protected; a SIGSEGV handler "   \
-                                     "sends the faulting poll to the slow path")
+    W(CORRAL_POLL_MODE_LOAD, "load", "a load of the poll word and a never-taken branch")
 
 #define CORRAL_CONFIG_WORDS_transition_fence(W)                                             \
     W(CORRAL_TRANSITION_FENCE_FENCE, "fence", "a full fence on the mutator side")           \

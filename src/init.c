@@ -33,11 +33,6 @@ static int start_runtime(const corral_options *options)
         corral_config_print_help(stderr);
     if (status)
         return status;
-    if (config->poll_mode == CORRAL_POLL_MODE_TRAP) {
-        corral_set_error("CORRAL_POLL_MODE=trap: the trap poll mode is not built into this "
-                         "corral; use CORRAL_POLL_MODE=load");
-        return CORRAL_ERROR_CONFIG;
-    }
     if ((status = stats_init()))
         return status;
     if ((status = heap_init(config->heap_min, config->heap_max, config->heap_growth)))

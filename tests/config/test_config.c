@@ -23,7 +23,7 @@ static char *const empty_env[] = {NULL};
 #define BOOL_ACCEPTS "expected 1, 0, true, false, yes, no, on or off, in any case"
 #define LOG_ACCEPTS "expected a comma-separated list of: gc, phases, stress, threads, verify, all"
 #define VERIFY_ACCEPTS "expected a comma-separated list of: before, after, remark, all"
-#define POLL_ACCEPTS "expected one of: load, trap"
+#define POLL_ACCEPTS "expected one of: load"
 #define FENCE_ACCEPTS "expected one of: fence, membarrier"
 #define LOG_FILE_ACCEPTS "expected any text of at most 4095 bytes (empty for stderr)"
 #define STRESS_ACCEPTS                                                                     \
@@ -191,7 +191,6 @@ static void test_strings(void)
 static void test_words(void)
 {
     is_int(load_one("CORRAL_POLL_MODE=load").poll_mode, CORRAL_POLL_MODE_LOAD, "poll_mode load");
-    is_int(load_one("CORRAL_POLL_MODE=trap").poll_mode, CORRAL_POLL_MODE_TRAP, "poll_mode trap");
     is_int(load_one("CORRAL_TRANSITION_FENCE=fence").transition_fence,
            CORRAL_TRANSITION_FENCE_FENCE, "transition_fence fence");
     is_int(load_one("CORRAL_TRANSITION_FENCE=membarrier").transition_fence,
@@ -293,8 +292,10 @@ static void test_value_errors(void)
         {"CORRAL_DENSE_PREFIX=101", "CORRAL_DENSE_PREFIX='101': out of range; " DENSE_ACCEPTS},
         {"CORRAL_STATS=2", "CORRAL_STATS='2': " BOOL_ACCEPTS},
         {"CORRAL_STATS=enable", "CORRAL_STATS='enable': " BOOL_ACCEPTS},
-        {"CORRAL_POLL_MODE=Trap",
-         "CORRAL_POLL_MODE='Trap': unknown word 'Trap' (did you mean 'trap'?); " POLL_ACCEPTS},
+        {"CORRAL_POLL_MODE=trap",
+         "CORRAL_POLL_MODE='trap': unknown word 'trap'; " POLL_ACCEPTS},
+        {"CORRAL_POLL_MODE=Load",
+         "CORRAL_POLL_MODE='Load': unknown word 'Load' (did you mean 'load'?); " POLL_ACCEPTS},
         {"CORRAL_POLL_MODE=signal", "CORRAL_POLL_MODE='signal': unknown word 'signal'; " POLL_ACCEPTS},
         {"CORRAL_TRANSITION_FENCE=membarier",
          "CORRAL_TRANSITION_FENCE='membarier': unknown word 'membarier' (did you mean "
