@@ -79,6 +79,59 @@ static void check_call_arguments(polls_pass *pass, LLVMValueRef function, LLVMVa
                    callee_name);
 }
 
+/* True when value is a reference computed as an offset into an object
+ * (&object->field, &array[i]): a getelementptr whose offset is not known to
+ * be zero, seen through no-op casts. */
+static int is_interior_reference(LLVMValueRef value)
+{
+    if (!LLVMIsAInstruction(value) && !LLVMIsAConstantExpr(value))
+        return 0;
+    LLVMOpcode opcode = LLVMIsAInstruction(value) ? LLVMGetInstructionOpcode(value)
+                                                  : LLVMGetConstOpcode(value);
+    if (opcode == LLVMBitCast || opcode == LLVMAddrSpaceCast)
+        return is_interior_reference(LLVMGetOperand(value, 0));
+    if (opcode != LLVMGetElementPtr)
+        return 0;
+    unsigned operands = (unsigned)LLVMGetNumOperands(value);
+    for (unsigned i = 1; i < operands; i++) {
+        LLVMValueRef index = LLVMGetOperand(value, i);
+        if (!LLVMIsAConstantInt(index) || LLVMConstIntGetZExtValue(index) != 0)
+            return 1;
+    }
+    return is_interior_reference(LLVMGetOperand(value, 0));
+}
+
+/* A call that can reach a safepoint makes each reference argument a base in
+ * the callee (RS4GC): an interior pointer would be taken for an object
+ * start there, and so would one returned to a caller. */
+static void check_interior_arguments(polls_pass *pass, LLVMValueRef function, LLVMValueRef call)
+{
+    LLVMValueRef callee = called_function(call);
+    unsigned count = LLVMGetNumArgOperands(call);
+    for (unsigned i = 0; i < count; i++) {
+        LLVMValueRef argument = LLVMGetOperand(call, i);
+        if (type_contains_gc_pointer(LLVMTypeOf(argument)) && is_interior_reference(argument))
+            pass_error(pass, function, call,
+                       "interior reference (a pointer into an object, such as &object->field) "
+                       "passed to '%s' (argument %u): the callee would take it for the start "
+                       "of an object; pass the object and an offset, or make the callee "
+                       "static inline",
+                       callee ? value_name(callee) : "(indirect)", i + 1);
+    }
+}
+
+static void check_return(polls_pass *pass, LLVMValueRef function, LLVMValueRef ret)
+{
+    if (LLVMGetNumOperands(ret) == 0)
+        return;
+    LLVMValueRef value = LLVMGetOperand(ret, 0);
+    if (type_contains_gc_pointer(LLVMTypeOf(value)) && is_interior_reference(value))
+        pass_error(pass, function, ret,
+                   "returns an interior reference (a pointer into an object, such as "
+                   "&object->field): the caller would take it for the start of an object; "
+                   "return the object and an offset, or make the function static inline");
+}
+
 static int call_returns_twice(LLVMValueRef call)
 {
     unsigned kind = LLVMGetEnumAttributeKindForName("returns_twice", strlen("returns_twice"));
@@ -100,6 +153,8 @@ static void check_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef cal
     call_kind kind = classify_call(pass, call);
     if (kind == CALL_UNMANAGED || kind == CALL_SAFEPOINT)
         check_call_arguments(pass, function, call, kind);
+    if (kind == CALL_MANAGED)
+        check_interior_arguments(pass, function, call);
     if (kind == CALL_UNMANAGED && !LLVMIsACallInst(call) && callee &&
         LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee)))
         pass_error(pass, function, call,
@@ -117,6 +172,8 @@ void check_function(polls_pass *pass, LLVMValueRef function)
                 check_alloca(pass, function, inst);
             else if (is_call_site(inst))
                 check_call(pass, function, inst);
+            else if (LLVMIsAReturnInst(inst))
+                check_return(pass, function, inst);
         }
 }
 

@@ -186,9 +186,26 @@ static void remove_unused_declaration(polls_pass *pass, const char *name)
                             ((function) = (pass)->managed_functions.items[index_], 1);     \
          index_++)
 
+/* Invalid input IR would crash LLVM's own passes (SROA, RS4GC, the
+ * verifier on its output): reject it first, naming the problem. */
+static int verify_input(polls_pass *pass)
+{
+    char *message = NULL;
+    if (!LLVMVerifyModule(pass->module, LLVMReturnStatusAction, &message)) {
+        LLVMDisposeMessage(message);
+        return 0;
+    }
+    size_t line = strcspn(message, "\n");
+    pass_error(pass, NULL, NULL, "invalid input IR: %.*s", (int)line, message);
+    LLVMDisposeMessage(message);
+    return -1;
+}
+
 static void run_steps(polls_pass *pass)
 {
     LLVMValueRef function;
+    if (verify_input(pass) != 0)
+        return;
     check_module(pass);
     if (pass->error_count)
         return;

@@ -74,14 +74,44 @@ static void reset_region(unsigned worker, size_t first, size_t end, void *contex
     }
 }
 
-/* Sets the live bits of granules [first, first + count) of region r. The
- * worker that owns region r is the only writer of its words; an object that
- * spills into the next region sets bits there atomically (another worker
- * may own that region). */
-static void set_live_in_region(size_t r, size_t first, size_t count)
+/* Builds the live bits of region r from its start bits and object sizes.
+ *
+ * Objects are visited in address order, so each bitmap word's bits are
+ * gathered locally and written once. Two kinds of word can be shared with
+ * another plan worker, and only those are written atomically:
+ *   - the first word this region writes: the tail of an object spilling in
+ *     from region r - 1 (set by that region's worker) may end in it;
+ *   - words past this region's end: this region's last object spilling out,
+ *     whose last word holds region r + 1's first object start.
+ * Every other word lies inside this region and holds only granules of
+ * objects that start here, so no other worker writes it. */
+typedef struct live_word_writer {
+    size_t region, end_word;
+    size_t word;        /* word being gathered, SIZE_MAX: none */
+    uint64_t bits;
+    bool wrote_any;     /* false until the region's first word is written */
+} live_word_writer;
+
+static void live_word_flush(live_word_writer *writer)
 {
-    uint64_t *bits = corral_heap.live_bits;
-    size_t region_end_word = words_of_region(r + 1);
+    if (writer->word == SIZE_MAX)
+        return;
+    uint64_t *slot = &corral_heap.live_bits[writer->word];
+    if (!writer->wrote_any || writer->word >= writer->end_word) {
+        atomic_fetch_or_explicit((_Atomic uint64_t *)slot, writer->bits, memory_order_relaxed);
+        if (writer->word >= writer->end_word)
+            atomic_store_explicit(&corral_heap.regions[writer->region + 1].live_bits_dirty, 1,
+                                  memory_order_relaxed);
+    } else {
+        *slot |= writer->bits;
+    }
+    writer->wrote_any = true;
+    writer->word = SIZE_MAX;
+    writer->bits = 0;
+}
+
+static void live_word_add(live_word_writer *writer, size_t first, size_t count)
+{
     size_t last = first + count - 1;
     for (size_t w = first >> 6; w <= last >> 6; w++) {
         uint64_t mask = ~UINT64_C(0);
@@ -89,18 +119,16 @@ static void set_live_in_region(size_t r, size_t first, size_t count)
             mask &= ~UINT64_C(0) << (first & 63);
         if (w == last >> 6)
             mask &= ~UINT64_C(0) >> (63 - (last & 63));
-        if (w < region_end_word) {
-            bits[w] |= mask;
-            continue;
+        if (w != writer->word) {
+            live_word_flush(writer);
+            writer->word = w;
         }
-        atomic_fetch_or_explicit((_Atomic uint64_t *)&bits[w], mask, memory_order_relaxed);
-        atomic_store_explicit(&corral_heap.regions[r + 1].live_bits_dirty, 1, memory_order_relaxed);
+        writer->bits |= mask;
     }
 }
 
-/* Live bits for the regions that move: every granule of every object that
- * starts there. Headers are read in address order, so the hardware
- * prefetcher streams them. */
+/* Live bits for the regions that move. Headers are read in address order,
+ * so the hardware prefetcher streams them. */
 static void build_live_bits(unsigned worker, size_t first, size_t end, void *context)
 {
     (void)worker;
@@ -110,16 +138,18 @@ static void build_live_bits(unsigned worker, size_t first, size_t end, void *con
             continue;
         atomic_store_explicit(&corral_heap.regions[r].live_bits_dirty, 1, memory_order_relaxed);
         size_t base_word = words_of_region(r);
+        live_word_writer writer = {r, words_of_region(r + 1), SIZE_MAX, 0, false};
         for (size_t w = 0; w < HEAP_WORDS_PER_REGION; w++) {
             uint64_t starts = corral_heap.start_bits[base_word + w];
             while (starts) {
                 unsigned bit = (unsigned)__builtin_ctzll(starts);
                 starts &= starts - 1;
                 size_t granule = (base_word + w) * 64 + bit;
-                set_live_in_region(r, granule,
-                                   object_size(heap_granule_address(granule)) / CORRAL_GRANULE);
+                live_word_add(&writer, granule,
+                              object_size(heap_granule_address(granule)) / CORRAL_GRANULE);
             }
         }
+        live_word_flush(&writer);
     }
 }
 

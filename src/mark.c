@@ -85,10 +85,45 @@ bool mark_is_marked(const void *object)
 static __attribute__((unused)) _Noreturn void bad_reference(void *reference)
 {
     CORRAL_FATAL("marking found a reference %p that is neither in the heap [%p, %p) nor a "
-                 "large object (a stale or corrupt reference; CORRAL_GC_VERIFY=before,after "
-                 "locates it)",
+                 "large object (a stale or corrupt reference, or a value that is not a "
+                 "reference in a reference slot; CORRAL_GC_VERIFY=before,after names the slot)",
                  reference, (void *)corral_heap.base, (void *)corral_heap.top);
 }
+
+#ifdef CORRAL_DEBUG_CHECKS
+/* Debug builds check every non-heap reference against the large objects
+ * (sorted payload addresses, rebuilt each collection) before touching it. */
+static uintptr_t *large_objects;
+static size_t large_count, large_capacity;
+
+static int compare_uintptr(const void *a, const void *b)
+{
+    uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void snapshot_large_objects(void)
+{
+    size_t count;
+    los_object **objects = los_snapshot_from_stw(&count);
+    if (count > large_capacity) {
+        large_capacity = count * 2;
+        large_objects = realloc(large_objects, large_capacity * sizeof *large_objects);
+        if (!large_objects)
+            CORRAL_FATAL("out of memory for %zu large-object addresses", large_capacity);
+    }
+    for (size_t i = 0; i < count; i++)
+        large_objects[i] = (uintptr_t)los_payload(objects[i]);
+    large_count = count;
+    qsort(large_objects, count, sizeof *large_objects, compare_uintptr);
+}
+
+static bool is_large_object(const void *reference)
+{
+    uintptr_t key = (uintptr_t)reference;
+    return bsearch(&key, large_objects, large_count, sizeof key, compare_uintptr) != NULL;
+}
+#endif
 
 static inline void *mark_child(void *reference);
 
@@ -140,7 +175,7 @@ static inline void *mark_child(void *reference)
             return NULL;
     } else {
 #ifdef CORRAL_DEBUG_CHECKS
-        if (los_header(reference)->signature != LOS_SIGNATURE)
+        if (!is_large_object(reference))
             bad_reference(reference);
 #endif
         if (!los_try_mark(reference))
@@ -352,6 +387,9 @@ static void merge_phase_stats(gc_phase_stats *into, const gc_phase_stats *more)
 
 void mark_from_stw(gc_cycle *cycle)
 {
+#ifdef CORRAL_DEBUG_CHECKS
+    snapshot_large_objects();
+#endif
     reset_counters();
     gc_phase_stats *stats = &cycle->phases[GC_PHASE_MARK];
     gc_work_queues_reset(&queues);
@@ -379,7 +417,7 @@ void mark_from_stw(gc_cycle *cycle)
 void mark_remark_check_from_stw(gc_cycle *cycle)
 {
     heap *h = &corral_heap;
-    size_t words = heap_used_bytes() / HEAP_BLOCK_SIZE;
+    size_t words = (heap_used_bytes() + HEAP_BLOCK_SIZE - 1) / HEAP_BLOCK_SIZE;
     uint64_t *first = malloc(words * sizeof(uint64_t) + 1);
     if (!first)
         CORRAL_FATAL("out of memory for the remark check (%zu bitmap words)", words);

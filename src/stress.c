@@ -12,6 +12,7 @@
 #include "coordinator.h"
 #include "fatal.h"
 #include "gc.h"
+#include "los.h"
 #include "symbolize.h"
 
 /* Set by stress_init before threads attach; read-only afterwards. */
@@ -289,6 +290,8 @@ void stress_init(void)
     }
     if (config->stress_transitions)
         transitions_set_hook(collect_at_transition);
+    if (config->stress_poison)
+        los_set_poison(true, CORRAL_POISON_PATTERN);
     corral_fatal_add_context(print_stress_context);
     char modes[256];
     corral_config_format_stress(config, modes, sizeof modes);

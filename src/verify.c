@@ -22,6 +22,12 @@
 
 enum { VERIFY_REPORT_LIMIT = 10 };
 
+/* Readable address ranges of the process (from /proc/self/maps), so a
+ * header that is not a type pointer is reported, not dereferenced. */
+typedef struct readable_range {
+    uintptr_t start, end;
+} readable_range;
+
 typedef struct verifier {
     gc_cycle *cycle;
     const char *when;
@@ -33,7 +39,55 @@ typedef struct verifier {
     uint64_t objects;
     const char *where;        /* what is being scanned, for reports */
     const void *where_object;
+    readable_range *readable; /* sorted */
+    size_t readable_count;
 } verifier;
+
+static void collect_readable_ranges(verifier *v)
+{
+    FILE *maps = fopen("/proc/self/maps", "r");
+    size_t capacity = 256;
+    v->readable = malloc(capacity * sizeof *v->readable);
+    if (!maps || !v->readable) {
+        if (maps)
+            fclose(maps);
+        return;
+    }
+    char line[512];
+    while (fgets(line, sizeof line, maps)) {
+        unsigned long start, end;
+        char perms[8];
+        if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) != 3 || perms[0] != 'r')
+            continue;
+        if (v->readable_count == capacity) {
+            capacity *= 2;
+            v->readable = realloc(v->readable, capacity * sizeof *v->readable);
+            if (!v->readable)
+                CORRAL_FATAL("out of memory for the verifier's address map");
+        }
+        v->readable[v->readable_count++] = (readable_range){start, end};
+    }
+    fclose(maps);
+}
+
+/* True when [address, address + size) lies in one readable mapping (maps are
+ * listed in address order). Without a map, trust the address. */
+static bool readable(const verifier *v, const void *address, size_t size)
+{
+    if (!v->readable_count)
+        return true;
+    uintptr_t a = (uintptr_t)address;
+    size_t low = 0, high = v->readable_count;
+    while (low < high) {
+        size_t middle = (low + high) / 2;
+        if (v->readable[middle].end <= a)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return low < v->readable_count && v->readable[low].start <= a &&
+           a + size <= v->readable[low].end;
+}
 
 static int compare_addresses(const void *a, const void *b)
 {
@@ -70,6 +124,9 @@ static const char *reference_problem(const verifier *v, const void *reference)
         if ((uint64_t)(uintptr_t)header->type == CORRAL_POISON_PATTERN)
             return "points into memory vacated by the collector (poison pattern 0xbadc0ffee0ddf00d):"
                    " a stale reference that was not relocated";
+        if (((uintptr_t)header->type & 7) || !readable(v, header->type, sizeof(corral_type)))
+            return "no valid object header there (the header is not a type pointer: a stale or "
+                   "interior reference, or a value that is not a reference)";
         const char *type_problem = corral_type_problem(header->type);
         if (type_problem)
             return "no valid object header there (a stale or interior reference)";
@@ -78,7 +135,9 @@ static const char *reference_problem(const verifier *v, const void *reference)
         return NULL;
     }
     if (is_large_object(v, reference)) {
-        if (corral_type_problem(object_type(reference)))
+        const corral_type *type = object_type(reference);
+        if (((uintptr_t)type & 7) || !readable(v, type, sizeof(corral_type)) ||
+            corral_type_problem(type))
             return "a large object with a corrupt header";
         return NULL;
     }
@@ -178,6 +237,7 @@ uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
 {
     verifier v = {.cycle = cycle, .when = when};
     collect_large_objects(&v);
+    collect_readable_ranges(&v);
     for (size_t i = 0; i < cycle->stop->thread_count; i++)
         check_thread(&v, cycle->stop->threads[i]);
     v.where = "global root, pin or finalization entry";
@@ -188,6 +248,7 @@ uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
     clear_visited(&v);
     free(v.stack);
     free(v.large);
+    free(v.readable);
     if (corral_runtime_config.log & CORRAL_LOG_VERIFY)
         fprintf(stats_log_stream(), "corral: verify %s gc %" PRIu64 ": %" PRIu64
                                     " objects reachable, %" PRIu64 " problems\n",

@@ -2,6 +2,7 @@
 #include "coordinator.h"
 
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <urcu.h>
@@ -41,15 +42,40 @@ static uint32_t read_state(corral_thread *thread)
     return atomic_load_explicit(&thread->state, memory_order_seq_cst);
 }
 
+/* After this long, a MANAGED thread is most likely blocked in C without
+ * corral_enter_unmanaged (a deadlock if it waits for a thread that waits for
+ * this collection): say so once, then keep waiting. */
+#define STOP_WATCHDOG_NS (5ull * 1000 * 1000 * 1000)
+
+static void warn_thread_not_stopping(const corral_thread *thread, uint64_t waited_ns)
+{
+    fflush(stdout);
+    fprintf(stderr,
+            "corral: warning: waited %.1f s for %s (tid %d) to reach a safepoint; it is "
+            "MANAGED: C code that blocks (a lock, a join, I/O) must call "
+            "corral_enter_unmanaged() first, and managed code must not spin without polls\n",
+            (double)waited_ns / 1e9, thread->name, (int)thread->tid);
+}
+
 static void wait_until_stopped(corral_thread *thread)
 {
+    uint64_t began = 0;
+    bool warned = false;
     for (unsigned spins = 0; read_state(thread) == THREAD_MANAGED; spins++) {
-        if (spins < 128)
+        if (spins < 128) {
             cpu_relax();
-        else if (spins < 4096)
+        } else if (spins < 4096) {
             sched_yield();
-        else
+        } else {
             nanosleep(&(struct timespec){0, 20000}, NULL);
+            uint64_t now = monotonic_ns();
+            if (!began)
+                began = now;
+            else if (!warned && now - began > STOP_WATCHDOG_NS) {
+                warn_thread_not_stopping(thread, now - began);
+                warned = true;
+            }
+        }
     }
 }
 

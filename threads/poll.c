@@ -50,6 +50,17 @@ CORRAL_RUNTIME_ENTRY void corral_poll_slow(void)
     /* A thread's first managed function polls at entry before it attaches. */
     if (!self)
         return;
+    /* A stopped thread cannot poll: managed code is running inside a
+     * collection (a trace hook, finalizer or GC callback compiled as managed
+     * code), which would park the collector on itself. */
+    if (atomic_load_explicit(&self->state, memory_order_relaxed) != THREAD_MANAGED)
+        CORRAL_FATAL("a safepoint poll on %s while it is %s: managed code is running inside a "
+                     "collection or a GC transition (trace hooks, finalizers and GC callbacks "
+                     "must be plain C or marked CORRAL_NOPOLL and make no calls)",
+                     self->name,
+                     atomic_load_explicit(&self->state, memory_order_relaxed) == THREAD_PARKED
+                         ? "PARKED"
+                         : "UNMANAGED");
     RUNTIME_ENTER(self);
     if (atomic_load_explicit(&self->handshake_pending, memory_order_acquire))
         thread_handshake_poll(self);

@@ -194,8 +194,12 @@ static void coexistence_case(void *arg)
     }
     double elapsed = now() - began;
     atomic_store(&stop_all, true);
+    /* Blocking in C while attached: UNMANAGED, or a GC requested by a
+     * thread we wait for would wait for us. */
+    corral_enter_unmanaged();
     for (int i = 0; i < 5; i++)
         pthread_join(threads[i], NULL);
+    corral_leave_unmanaged();
     corral_stats stats;
     corral_get_stats(&stats);
     is_int(atomic_load(&failures), 0, "no lost object");

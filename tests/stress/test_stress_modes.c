@@ -1,0 +1,251 @@
+/* test_stress_modes.c — the stress modes catch bugs and replay.
+ *
+ *  1. A deliberately broken managed program (broken_hidden_integer.c: a
+ *     reference hidden in an integer across an allocation) passes without
+ *     stress and fails under CORRAL_GC_STRESS=alloc:1,poison with a report
+ *     naming the signal, the poison pattern, the GC count, the seed, the
+ *     stress mode, the thread and the site of the collection.
+ *  2. The same seed replays the same failure.
+ *  3. A single-threaded program run twice with one CORRAL_GC_SEED under
+ *     alloc:random collects at the same allocations (the CORRAL_LOG=stress,gc
+ *     lines, addresses removed, are identical); another seed differs.
+ *  4. CORRAL_LOG=stress says why each stress collection ran, per mode.
+ *
+ * Every program runs in a child with a timeout; its output is captured.
+ */
+#include <fcntl.h>
+#include <poll.h>
+
+#include "tap.h"
+
+enum { OUTPUT_LIMIT = 1 << 20 };
+
+typedef struct run_result {
+    int status;      /* waitpid status */
+    int timed_out;
+    char *output;    /* stdout and stderr together, NUL-terminated */
+} run_result;
+
+/* Runs program with the space-separated NAME=VALUE settings added to the
+ * environment (CORRAL_* variables of the test's own environment removed). */
+static run_result run_program(const char *program, const char *settings, double timeout)
+{
+    run_result result = {0, 0, calloc(OUTPUT_LIMIT, 1)};
+    int pipe_fds[2];
+    if (!result.output || pipe(pipe_fds) != 0)
+        bail_out("pipe: %s", strerror(errno));
+    fflush(stdout);
+    pid_t child = fork();
+    if (child < 0)
+        bail_out("fork: %s", strerror(errno));
+    if (child == 0) {
+        dup2(pipe_fds[1], 1);
+        dup2(pipe_fds[1], 2);
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
+        extern char **environ;
+        for (char **e = environ; *e;) {
+            if (strncmp(*e, "CORRAL_", 7) == 0) {
+                char name[256];
+                snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
+                unsetenv(name);
+                e = environ;
+            } else {
+                e++;
+            }
+        }
+        char copy[1024];
+        snprintf(copy, sizeof copy, "%s", settings);
+        for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
+            char *eq = strchr(item, '=');
+            *eq = '\0';
+            setenv(item, eq + 1, 1);
+        }
+        execl(program, program, (char *)NULL);
+        fprintf(stderr, "exec %s: %s\n", program, strerror(errno));
+        _exit(127);
+    }
+    close(pipe_fds[1]);
+    size_t used = 0;
+    double start = tap_now();
+    for (;;) {
+        struct pollfd pfd = {pipe_fds[0], POLLIN, 0};
+        int ready = poll(&pfd, 1, 50);
+        if (ready > 0) {
+            ssize_t got = read(pipe_fds[0], result.output + used, OUTPUT_LIMIT - 1 - used);
+            if (got <= 0)
+                break;
+            used += (size_t)got;
+            if (used == OUTPUT_LIMIT - 1)
+                break;
+        }
+        if (tap_now() - start > timeout * tap_timeout_scale()) {
+            result.timed_out = 1;
+            kill(child, SIGKILL);
+            break;
+        }
+    }
+    close(pipe_fds[0]);
+    waitpid(child, &result.status, 0);
+    return result;
+}
+
+static int exited_ok(const run_result *r)
+{
+    return !r->timed_out && WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0;
+}
+
+/* The schedule lines of a CORRAL_LOG=stress,gc run: "corral: stress: MODE
+ * at allocation #K after gc N" and "corral: gc N cause=C", with thread names, sites and times removed. */
+static char *schedule_of(const char *output)
+{
+    size_t size = strlen(output) + 1;
+    char *schedule = calloc(size, 1);
+    const char *line = output;
+    while (*line) {
+        const char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        if (strncmp(line, "corral: stress: ", 16) == 0 && strstr(line, " after gc ") &&
+            strstr(line, " after gc ") < line + length) {
+            const char *cut = strstr(line, " (thread");
+            size_t keep = cut && cut < line + length ? (size_t)(cut - line) : length;
+            strncat(schedule, line, keep);
+            strcat(schedule, "\n");
+        } else if (strncmp(line, "corral: gc ", 11) == 0) {
+            const char *cut = strstr(line, " ttsp=");
+            size_t keep = cut && cut < line + length ? (size_t)(cut - line) : length;
+            strncat(schedule, line, keep);
+            strcat(schedule, "\n");
+        }
+        line = end ? end + 1 : line + length;
+    }
+    return schedule;
+}
+
+static size_t count_lines(const char *text, const char *prefix)
+{
+    size_t count = 0;
+    for (const char *p = text; (p = strstr(p, prefix)); p++)
+        count++;
+    return count;
+}
+
+static void show_output(const run_result *r)
+{
+    diag("exit status %d, signal %d, timed out %d; output:\n%.3000s",
+         WIFEXITED(r->status) ? WEXITSTATUS(r->status) : -1,
+         WIFSIGNALED(r->status) ? WTERMSIG(r->status) : 0, r->timed_out, r->output);
+}
+
+static void broken_program(void)
+{
+    run_result clean = run_program(BROKEN_PROGRAM, "", 60);
+    if (!ok(exited_ok(&clean) && strstr(clean.output, "49\n"),
+            "the broken program passes without stress"))
+        show_output(&clean);
+
+    const char *stress = "CORRAL_GC_STRESS=alloc:1,poison CORRAL_GC_SEED=424242";
+    run_result bad = run_program(BROKEN_PROGRAM, stress, 60);
+    if (!ok(!bad.timed_out && WIFSIGNALED(bad.status) && WTERMSIG(bad.status) == SIGSEGV,
+            "under alloc:1,poison it dies by SIGSEGV"))
+        show_output(&bad);
+    like_str(bad.output, "corral: fatal: SIGSEGV", "the report is a corral fatal report");
+    like_str(bad.output, "poison pattern 0xbadc0ffee0ddf00d",
+             "the report recognises the poison pattern");
+    like_str(bad.output, "register ", "the report names the register holding it");
+    like_str(bad.output, "collections completed", "the report gives the GC count");
+    like_str(bad.output, "seed: 424242 (replay: CORRAL_GC_SEED=424242)",
+             "the report gives the seed and how to replay");
+    like_str(bad.output, "stress: alloc:1,poison", "the report gives the stress modes");
+    like_str(bad.output, "at pc 0x", "the report gives the faulting pc");
+    like_str(bad.output, "(broken_hidden_integer+0x", "the pc is named by function");
+    like_str(bad.output, "last stress collection: alloc, requested after gc ",
+             "the report names the last stress collection");
+    like_str(bad.output, "by thread 1 (tid ", "the report names the thread");
+    const char *site = strstr(bad.output, "last stress collection:");
+    like_str(site, "at broken_hidden_integer+0x", "the report names the site of the collection");
+
+    /* Replay: the same seed gives the same report, addresses aside. */
+    run_result again = run_program(BROKEN_PROGRAM, stress, 60);
+    const char *gc_line = strstr(bad.output, "  gc: ");
+    char expected[128] = "";
+    if (gc_line)
+        snprintf(expected, sizeof expected, "%.*s", (int)strcspn(gc_line, "\n"), gc_line);
+    ok(WIFSIGNALED(again.status) && expected[0] && strstr(again.output, expected),
+       "the same seed replays the same failure (%s)", expected);
+
+    /* Poison is what makes it loud: without it the stale read may pass. */
+    run_result quiet = run_program(BROKEN_PROGRAM, "CORRAL_GC_STRESS=alloc:1", 60);
+    diag("without poison the broken program %s (stale memory still holds the old values)",
+         exited_ok(&quiet) ? "passes by luck" : "fails too");
+    free(clean.output);
+    free(bad.output);
+    free(again.output);
+    free(quiet.output);
+}
+
+static void replayed_schedule(void)
+{
+    const char *base = "CORRAL_TLAB_SIZE=4k CORRAL_LOG=stress,gc CORRAL_GC_STRESS=alloc:random:4";
+    char first_settings[256], second_settings[256];
+    snprintf(first_settings, sizeof first_settings, "%s CORRAL_GC_SEED=777", base);
+    snprintf(second_settings, sizeof second_settings, "%s CORRAL_GC_SEED=778", base);
+    run_result a = run_program(REPLAY_PROGRAM, first_settings, 120);
+    run_result b = run_program(REPLAY_PROGRAM, first_settings, 120);
+    run_result c = run_program(REPLAY_PROGRAM, second_settings, 120);
+    if (!ok(exited_ok(&a) && exited_ok(&b) && exited_ok(&c), "the replay program passes"))
+        show_output(&a);
+    char *sa = schedule_of(a.output), *sb = schedule_of(b.output), *sc = schedule_of(c.output);
+    size_t collections = count_lines(sa, "corral: gc ");
+    ok(collections >= 20, "alloc:random:4 collected %zu times", collections);
+    ok(count_lines(sa, "corral: stress: alloc:random at allocation #") == collections,
+       "every collection has its stress line (allocation number and GC count)");
+    ok(strcmp(sa, sb) == 0, "the same seed replays the same schedule");
+    if (strcmp(sa, sb) != 0)
+        diag("first run:\n%.2000s\nsecond run:\n%.2000s", sa, sb);
+    ok(strcmp(sa, sc) != 0, "another seed gives another schedule");
+    free(sa);
+    free(sb);
+    free(sc);
+    free(a.output);
+    free(b.output);
+    free(c.output);
+
+    /* thread-alloc:N is a fixed schedule: the same every run, seed or not. */
+    run_result t1 = run_program(REPLAY_PROGRAM, "CORRAL_TLAB_SIZE=4k CORRAL_LOG=stress,gc "
+                                                "CORRAL_GC_STRESS=thread-alloc:5", 120);
+    run_result t2 = run_program(REPLAY_PROGRAM, "CORRAL_TLAB_SIZE=4k CORRAL_LOG=stress,gc "
+                                                "CORRAL_GC_STRESS=thread-alloc:5", 120);
+    char *s1 = schedule_of(t1.output), *s2 = schedule_of(t2.output);
+    ok(exited_ok(&t1) && count_lines(s1, "thread-alloc at allocation #5 ") == 1 &&
+           strcmp(s1, s2) == 0,
+       "thread-alloc:5 collects at allocation 5, 10, ... the same in every run");
+    free(s1);
+    free(s2);
+    free(t1.output);
+    free(t2.output);
+}
+
+static void stress_log_lines(void)
+{
+    run_result polls = run_program(REPLAY_PROGRAM, "CORRAL_LOG=stress CORRAL_GC_STRESS=polls", 120);
+    ok(exited_ok(&polls), "the replay program passes under polls");
+    like_str(polls.output, "corral: stress: polls: first visit of a poll site after gc ",
+             "polls says which poll site it collected at");
+    free(polls.output);
+    run_result transitions =
+        run_program(REPLAY_PROGRAM, "CORRAL_LOG=stress CORRAL_GC_STRESS=transitions", 120);
+    ok(exited_ok(&transitions), "the replay program passes under transitions");
+    like_str(transitions.output, "corral: stress: transitions after gc ",
+             "transitions says which transition it collected at");
+    free(transitions.output);
+}
+
+int main(void)
+{
+    plan(24);
+    broken_program();
+    replayed_schedule();
+    stress_log_lines();
+    return done_testing();
+}
