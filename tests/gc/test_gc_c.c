@@ -7,65 +7,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "tap.h"
+#include "c_trees.h"
+#include "corral_test.h"
 
-typedef struct node {
-    corral_header header;
-    struct node *left, *right;
-    long value;
-} node;
-
-static const uint32_t node_refs[] = {offsetof(node, left), offsetof(node, right)};
-static const corral_type node_type = CORRAL_STRUCT_TYPE("node", node, node_refs);
 static const corral_type ref_array_type = CORRAL_REF_ARRAY_TYPE("ref[]");
 static const corral_type long_array_type = CORRAL_DATA_ARRAY_TYPE("long[]", long);
-
-static int start(const char *settings)
-{
-    /* settings: "NAME=VALUE NAME=VALUE" */
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", settings);
-    for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
-        char *eq = strchr(item, '=');
-        *eq = '\0';
-        setenv(item, eq + 1, 1);
-    }
-    if (corral_init(NULL) != 0) {
-        diag("corral_init: %s", corral_last_error());
-        return -1;
-    }
-    return corral_thread_attach();
-}
-
-/* Builds a tree bottom-up; each node's value is its depth. Returns a raw
- * reference the caller must store before allocating again. */
-static node *make_tree(int depth)
-{
-    corral_handle_scope scope = corral_handle_scope_open();
-    corral_handle self = corral_handle_new(corral_alloc(&node_type));
-    ((node *)*self)->value = depth;
-    if (depth > 0) {
-        node *left = make_tree(depth - 1);
-        ((node *)*self)->left = left;
-        node *right = make_tree(depth - 1);
-        ((node *)*self)->right = right;
-    }
-    node *result = *self;
-    corral_handle_scope_close(scope);
-    return result;
-}
-
-static long checksum(const node *tree)
-{
-    if (!tree)
-        return 0;
-    return tree->value + 2 * checksum(tree->left) + 3 * checksum(tree->right);
-}
-
-static long expected_checksum(int depth)
-{
-    return depth < 0 ? 0 : depth + 5 * expected_checksum(depth - 1);
-}
 
 static int count_collections;
 static void count_gc(const corral_gc_info *info, void *context)
@@ -85,7 +31,7 @@ static void trees_survive(void *arg)
 {
     const trees_case *test = arg;
     const char *settings = test->settings;
-    ok(start(settings) == 0, "start with %s", settings);
+    test_start(settings, true);
     corral_set_gc_callback(count_gc, NULL);
     corral_handle_scope scope = corral_handle_scope_open();
     /* Garbage below the long-lived tree, so sliding compaction must move it. */
@@ -120,7 +66,7 @@ static void trees_survive(void *arg)
 static void arrays_and_large_objects(void *arg)
 {
     const char *settings = arg;
-    ok(start(settings) == 0, "start");
+    test_start(settings, true);
     corral_handle_scope scope = corral_handle_scope_open();
     /* A reference array too big for one mark slice, in the LOS. */
     corral_handle array = corral_handle_new(corral_alloc_array(&ref_array_type, 5000));
@@ -149,7 +95,7 @@ static void arrays_and_large_objects(void *arg)
 static void pins_weak_and_globals(void *arg)
 {
     const char *settings = arg;
-    ok(start(settings) == 0, "start");
+    test_start(settings, true);
     static node *global;
     corral_global_root_add((corral_ref *)&global);
     corral_handle_scope scope = corral_handle_scope_open();
@@ -187,7 +133,7 @@ static const corral_type finalizable_type = {CORRAL_TYPE_SIGNATURE, "finalizable
 
 static void finalizers_run(void *arg)
 {
-    ok(start(arg) == 0, "start");
+    test_start(arg, true);
     corral_handle_scope scope = corral_handle_scope_open();
     corral_handle kept = corral_handle_new(corral_alloc(&finalizable_type));
     ((node *)*kept)->value = 1000;
@@ -210,7 +156,7 @@ static void oom_handler(size_t request, size_t heap_bytes, size_t live)
 
 static void out_of_memory(void *arg)
 {
-    ok(start(arg) == 0, "start");
+    test_start(arg, true);
     corral_set_oom_handler(oom_handler);
     corral_handle_scope scope = corral_handle_scope_open();
     corral_handle list = corral_handle_new(NULL);

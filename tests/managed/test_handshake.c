@@ -6,29 +6,10 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "tap.h"
+#include "corral_test.h"
+#include "trees.h"
 
 CORRAL_UNMANAGED long unmanaged_blocking_read(int fd);
-
-typedef struct node CORRAL_REF *noderef;
-struct node {
-    corral_header header;
-    noderef left, right;
-    long value;
-};
-static const uint32_t node_refs[] = {offsetof(struct node, left), offsetof(struct node, right)};
-static const corral_type node_type = CORRAL_STRUCT_TYPE("node", struct node, node_refs);
-
-static noderef make_tree(int depth)
-{
-    noderef n = (noderef)corral_alloc(&node_type);
-    n->value = depth;
-    if (depth > 0) {
-        n->left = make_tree(depth - 1);
-        n->right = make_tree(depth - 1);
-    }
-    return n;
-}
 
 static atomic_int stop_flag;
 static volatile unsigned long sink;
@@ -66,9 +47,7 @@ static void *allocator(void *arg)
 static void dumps(void *arg)
 {
     (void)arg;
-    setenv("CORRAL_HEAP_MIN", "4M", 1);
-    if (corral_init(NULL) != 0 || corral_thread_attach() != 0)
-        bail_out("corral: %s", corral_last_error());
+    test_start("CORRAL_HEAP_MIN=4M", true);
     if (pipe(wake_pipe) != 0)
         bail_out("pipe");
     pthread_t threads[3];

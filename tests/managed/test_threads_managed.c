@@ -7,57 +7,12 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "tap.h"
+#include "corral_test.h"
+#include "trees.h"
 
 /* Plain C from unmanaged_helpers.c. */
 CORRAL_UNMANAGED void *unmanaged_call_back(void *(*callback)(void *), void *arg);
 CORRAL_UNMANAGED long unmanaged_blocking_read(int fd);
-
-typedef struct node CORRAL_REF *noderef;
-struct node {
-    corral_header header;
-    noderef left, right;
-    long value;
-};
-
-static const uint32_t node_refs[] = {offsetof(struct node, left), offsetof(struct node, right)};
-static const corral_type node_type = CORRAL_STRUCT_TYPE("node", struct node, node_refs);
-
-static void start(const char *settings)
-{
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", settings);
-    for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
-        char *eq = strchr(item, '=');
-        *eq = '\0';
-        setenv(item, eq + 1, 1);
-    }
-    if (corral_init(NULL) != 0)
-        bail_out("corral_init: %s", corral_last_error());
-    if (corral_thread_attach() != 0)
-        bail_out("corral_thread_attach: %s", corral_last_error());
-}
-
-static noderef make_tree(int depth)
-{
-    noderef n = (noderef)corral_alloc(&node_type);
-    n->value = depth;
-    if (depth > 0) {
-        n->left = make_tree(depth - 1);
-        n->right = make_tree(depth - 1);
-    }
-    return n;
-}
-
-static long checksum(noderef tree)
-{
-    return tree ? tree->value + 2 * checksum(tree->left) + 3 * checksum(tree->right) : 0;
-}
-
-static long expected_checksum(int depth)
-{
-    return depth < 0 ? 0 : depth + 5 * expected_checksum(depth - 1);
-}
 
 /* Written by the controlling thread, read by workers (relaxed flags and
  * counters: only their final values matter). */
@@ -99,7 +54,7 @@ static void *tree_worker(void *arg)
 static void mutators_case(void *arg)
 {
     int count = (int)(intptr_t)arg;
-    start("CORRAL_HEAP_MIN=8M CORRAL_GC_THREADS=2 CORRAL_GC_STRESS=move-all");
+    test_start("CORRAL_HEAP_MIN=8M CORRAL_GC_THREADS=2 CORRAL_GC_STRESS=move-all", true);
     pthread_t threads[8];
     for (int i = 0; i < count; i++)
         corral_thread_create(&threads[i], tree_worker, NULL);
@@ -210,7 +165,7 @@ static void coexistence_case(void *arg)
 {
     const coexistence_setup *setup = arg;
     long cycles = setup->cycles;
-    start(setup->settings);
+    test_start(setup->settings, true);
     if (pipe(wake_pipe) != 0)
         bail_out("pipe");
     pthread_t threads[5];
@@ -272,7 +227,7 @@ static void *billion_iterations(void *arg)
 static void ttsp_case(void *arg)
 {
     (void)arg;
-    start("CORRAL_GC_THREADS=2");
+    test_start("CORRAL_GC_THREADS=2", true);
     corral_set_gc_callback(record_ttsp, NULL);
     pthread_t loop;
     corral_thread_create(&loop, billion_iterations, NULL);

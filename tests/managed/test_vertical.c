@@ -5,64 +5,13 @@
  * runs in a forked child with its own CORRAL_* settings. */
 #include <corral.h>
 
-#include "tap.h"
+#include "corral_test.h"
+#include "trees.h"
 
-typedef struct node CORRAL_REF *noderef;
-struct node {
-    corral_header header;
-    noderef left, right;
-    long value;
-};
-
-static const uint32_t node_refs[] = {offsetof(struct node, left), offsetof(struct node, right)};
-static const corral_type node_type = CORRAL_STRUCT_TYPE("node", struct node, node_refs);
 static const corral_type ref_array_type = CORRAL_REF_ARRAY_TYPE("node[]");
 static const corral_type long_array_type = CORRAL_DATA_ARRAY_TYPE("long[]", long);
 
-static void start(const char *settings)
-{
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", settings);
-    for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
-        char *eq = strchr(item, '=');
-        *eq = '\0';
-        setenv(item, eq + 1, 1);
-    }
-    if (corral_init(NULL) != 0)
-        bail_out("corral_init: %s", corral_last_error());
-    if (corral_thread_attach() != 0)
-        bail_out("corral_thread_attach: %s", corral_last_error());
-}
-
-static noderef new_node(long value)
-{
-    noderef n = (noderef)corral_alloc(&node_type);
-    n->value = value;
-    return n;
-}
-
 /* Top-down: the parent is allocated first and held across both calls. */
-static noderef make_tree(int depth)
-{
-    noderef n = new_node(depth);
-    if (depth > 0) {
-        n->left = make_tree(depth - 1);
-        n->right = make_tree(depth - 1);
-    }
-    return n;
-}
-
-static long checksum(noderef tree)
-{
-    if (!tree)
-        return 0;
-    return tree->value + 2 * checksum(tree->left) + 3 * checksum(tree->right);
-}
-
-static long expected_checksum(int depth)
-{
-    return depth < 0 ? 0 : depth + 5 * expected_checksum(depth - 1);
-}
 
 static long node_count(noderef tree)
 {
@@ -73,7 +22,7 @@ static long node_count(noderef tree)
 
 static void binary_trees(void *arg)
 {
-    start(arg);
+    test_start(arg, true);
     noderef garbage = make_tree(14); /* below the long-lived tree: it must slide */
     (void)garbage;
     garbage = NULL;
@@ -99,7 +48,7 @@ static void binary_trees(void *arg)
  * live across collections that move their objects. */
 static void derived_pointers(void *arg)
 {
-    start(arg);
+    test_start(arg, true);
     noderef garbage = make_tree(12);
     (void)garbage;
     garbage = NULL;
@@ -155,7 +104,7 @@ static long recurse(int depth, noderef chain)
 
 static void deep_recursion(void *arg)
 {
-    start(arg);
+    test_start(arg, true);
     noderef garbage = make_tree(10);
     (void)garbage;
     garbage = NULL;
@@ -165,7 +114,7 @@ static void deep_recursion(void *arg)
 /* A reference array whose elements are stored and read across GCs. */
 static void reference_arrays(void *arg)
 {
-    start(arg);
+    test_start(arg, true);
     corral_ref array = corral_alloc_array(&ref_array_type, 3000);
     noderef CORRAL_REF *slots =
         (noderef CORRAL_REF *)((char CORRAL_REF *)array + sizeof(corral_array_header));

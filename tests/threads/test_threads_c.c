@@ -8,55 +8,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "tap.h"
-
-typedef struct node {
-    corral_header header;
-    struct node *left, *right;
-    long value;
-} node;
-
-static const uint32_t node_refs[] = {offsetof(node, left), offsetof(node, right)};
-static const corral_type node_type = CORRAL_STRUCT_TYPE("node", node, node_refs);
-
-static void start(const char *settings)
-{
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", settings);
-    for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
-        char *eq = strchr(item, '=');
-        *eq = '\0';
-        setenv(item, eq + 1, 1);
-    }
-    if (corral_init(NULL) != 0)
-        bail_out("corral_init: %s", corral_last_error());
-}
-
-static node *make_tree(int depth)
-{
-    corral_handle_scope scope = corral_handle_scope_open();
-    corral_handle self = corral_handle_new(corral_alloc(&node_type));
-    ((node *)*self)->value = depth;
-    if (depth > 0) {
-        node *left = make_tree(depth - 1);
-        ((node *)*self)->left = left;
-        node *right = make_tree(depth - 1);
-        ((node *)*self)->right = right;
-    }
-    node *result = *self;
-    corral_handle_scope_close(scope);
-    return result;
-}
-
-static long checksum(const node *tree)
-{
-    return tree ? tree->value + 2 * checksum(tree->left) + 3 * checksum(tree->right) : 0;
-}
-
-static long expected_checksum(int depth)
-{
-    return depth < 0 ? 0 : depth + 5 * expected_checksum(depth - 1);
-}
+#include "c_trees.h"
+#include "corral_test.h"
 
 static double now(void)
 {
@@ -113,7 +66,7 @@ static void mutators_case(void *arg)
 {
     const mutators_setup *setup = arg;
     unsigned count = setup->count;
-    start(setup->settings);
+    test_start(setup->settings, false);
     run_mutators(count, 1.5);
     corral_stats stats;
     corral_get_stats(&stats);
@@ -176,7 +129,7 @@ static void *churner(void *arg)
 static void coexistence_case(void *arg)
 {
     long cycles = (long)(uintptr_t)arg;
-    start("CORRAL_GC_THREADS=2");
+    test_start("CORRAL_GC_THREADS=2", false);
     pthread_t threads[5];
     pthread_create(&threads[0], NULL, spinner, NULL);
     pthread_create(&threads[1], NULL, sleeper, NULL);
@@ -225,7 +178,7 @@ static void *collector_thread(void *arg)
 static void concurrent_requests_case(void *arg)
 {
     (void)arg;
-    start("CORRAL_GC_THREADS=2");
+    test_start("CORRAL_GC_THREADS=2", false);
     pthread_t a, b;
     pthread_create(&a, NULL, collector_thread, (void *)(uintptr_t)500);
     pthread_create(&b, NULL, collector_thread, (void *)(uintptr_t)500);
