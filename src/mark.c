@@ -115,11 +115,14 @@ static void snapshot_large_objects(void)
     for (size_t i = 0; i < count; i++)
         large_objects[i] = (uintptr_t)los_payload(objects[i]);
     large_count = count;
-    qsort(large_objects, count, sizeof *large_objects, compare_uintptr);
+    if (count)
+        qsort(large_objects, count, sizeof *large_objects, compare_uintptr);
 }
 
 static bool is_large_object(const void *reference)
 {
+    if (!large_count)
+        return false;
     uintptr_t key = (uintptr_t)reference;
     return bsearch(&key, large_objects, large_count, sizeof key, compare_uintptr) != NULL;
 }

@@ -97,6 +97,8 @@ static int compare_addresses(const void *a, const void *b)
 
 static bool is_large_object(const verifier *v, const void *pointer)
 {
+    if (!v->large_count)
+        return false;
     uintptr_t key = (uintptr_t)pointer;
     return bsearch(&key, v->large, v->large_count, sizeof *v->large, compare_addresses) != NULL;
 }
@@ -223,7 +225,8 @@ static void collect_large_objects(verifier *v)
     for (size_t i = 0; i < count; i++)
         v->large[i] = (uintptr_t)los_payload(large[i]);
     v->large_count = count;
-    qsort(v->large, count, sizeof *v->large, compare_addresses);
+    if (count)
+        qsort(v->large, count, sizeof *v->large, compare_addresses);
 }
 
 static void clear_visited(verifier *v)
