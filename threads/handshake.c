@@ -86,7 +86,10 @@ void thread_handshake(corral_thread *self, corral_thread *target, handshake_fn o
     target->handshake_operation = operation;
     target->handshake_context = context;
     atomic_store_explicit(&target->handshake_done, 0, memory_order_relaxed);
-    atomic_store_explicit(&target->handshake_claim, 0, memory_order_relaxed);
+    /* Release: a target that still sees the last handshake's pending flag
+     * can win this claim before our pending store; its acquiring CAS must
+     * then see the operation, context and done written above. */
+    atomic_store_explicit(&target->handshake_claim, 0, memory_order_release);
     atomic_store_explicit(&target->handshake_pending, 1, memory_order_seq_cst);
     /* Our half of the Dekker pair in membarrier mode (see transition.c). */
     transition_coordinator_barrier();

@@ -121,8 +121,10 @@ typedef struct corral_thread {
      * while it is stopped, by itself at its next poll or by the requester if
      * it is UNMANAGED or PARKED. pending: written by the requester (seq_cst),
      * read by the thread at polls and when it leaves a stopped state
-     * (seq_cst: the Dekker pair of its state store). claim: whoever runs the
-     * operation first (CAS). done: set after it ran (release). */
+     * (seq_cst: the Dekker pair of its state store). claim: reset by the
+     * requester (release: publishes operation, context and done), won by
+     * whoever runs the operation first (acq_rel CAS). done: set after it ran
+     * (release), reset by the requester before the claim. */
     _Atomic uint32_t handshake_pending;
     _Atomic uint32_t handshake_claim;
     _Atomic uint32_t handshake_done;
