@@ -42,6 +42,11 @@ int heap_init(size_t heap_min, size_t heap_max, unsigned growth_percent)
         return CORRAL_ERROR_NO_MEMORY;
     h->base = (char *)(((uintptr_t)raw + HEAP_REGION_SIZE - 1) & ~(uintptr_t)(HEAP_REGION_SIZE - 1));
     h->end = h->base + size;
+    /* Unmap the alignment slack on both sides: the heap owns [base, end). */
+    if (h->base > raw)
+        munmap(raw, (size_t)(h->base - raw));
+    if (raw + size + HEAP_REGION_SIZE > h->end)
+        munmap(h->end, (size_t)(raw + size + HEAP_REGION_SIZE - h->end));
     h->region_count = size >> HEAP_REGION_SHIFT;
     size_t words = (size / CORRAL_GRANULE) / 64;
     h->start_bits = reserve(words * sizeof(uint64_t), "mark bitmap");
@@ -180,7 +185,13 @@ void heap_set_budget_from_stw(size_t live_bytes)
     char *keep_until = last->start + 2 * room;
     keep_until = (char *)(((uintptr_t)keep_until + HEAP_REGION_SIZE - 1) &
                           ~(uintptr_t)(HEAP_REGION_SIZE - 1));
+    /* Near heap_max the room runs past the reservation; MADV_DONTNEED there
+     * would reset whatever is mapped next (a library's GOT, once). */
+    if (keep_until > h->end)
+        keep_until = h->end;
     char *touched_until = h->high_water > keep_until ? h->high_water : keep_until;
+    CORRAL_CHECK(touched_until <= h->end, "heap high water %p past the reservation end %p",
+                 (void *)touched_until, (void *)h->end);
     if (keep_until < touched_until)
         madvise(keep_until, (size_t)(touched_until - keep_until), MADV_DONTNEED);
     h->high_water = keep_until;
@@ -198,6 +209,8 @@ const char *heap_check(void)
         return "heap base is not region-aligned";
     if (h->top < h->base || h->top > h->end)
         return "heap top outside the reserved range";
+    if (h->high_water > h->end)
+        return "heap high water outside the reserved range";
     for (size_t i = 0; i < h->range_count; i++) {
         heap_free_range *r = &h->ranges[i];
         if (r->start > r->end || r->start < h->base || r->end > h->end)
