@@ -16,6 +16,7 @@
 #include "workers.h"
 
 #include "fatal.h"
+#include "rcu_fork.h"
 #include "workers_wait.h"
 
 #include <pthread.h>
@@ -154,7 +155,7 @@ static void *worker_main(void *argument)
     uint32_t seen = worker_slots[worker].start_generation;
     name_this_thread(worker);
     /* Phases look up stackmaps under RCU. */
-    rcu_register_thread();
+    rcu_fork_register_thread();
     for (;;) {
         seen = wait_for_next_phase(seen);
         if (current_phase.stopping)
@@ -162,7 +163,7 @@ static void *worker_main(void *argument)
         run_phase_on_worker(worker);
         finish_phase_on_worker();
     }
-    rcu_unregister_thread();
+    rcu_fork_unregister_thread();
     return NULL;
 }
 

@@ -197,6 +197,9 @@ static TAP_UNUSED int tap_subtest(const char *name, double timeout_seconds,
     if (child < 0)
         bail_out("fork for subtest '%s': %s", name, strerror(errno));
     if (child == 0) {
+        /* Own process group: a timeout kills what the subtest forked too,
+         * so no grandchild keeps prove's pipe open. */
+        setpgid(0, 0);
         tap_in_subtest = 1;
         tap_failures = 0;
         fn(arg);
@@ -204,6 +207,7 @@ static TAP_UNUSED int tap_subtest(const char *name, double timeout_seconds,
         fflush(stderr);
         _exit(tap_failures == 0 ? 0 : 1);
     }
+    setpgid(child, child); /* also here, so the group exists before any kill */
     double start = tap_now();
     int status = 0;
     int timed_out = 0;
@@ -215,13 +219,14 @@ static TAP_UNUSED int tap_subtest(const char *name, double timeout_seconds,
             bail_out("waitpid for subtest '%s': %s", name, strerror(errno));
         if (tap_now() - start > limit) {
             timed_out = 1;
-            kill(child, SIGKILL);
+            kill(-child, SIGKILL);
             waitpid(child, &status, 0);
             break;
         }
         struct timespec nap = {0, 2 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
+    kill(-child, SIGKILL); /* whatever the subtest left running */
     tap_test_number++;
     int passed = !timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (!passed)

@@ -36,6 +36,7 @@
 #include "stackmap.h"
 
 #include "fatal.h"
+#include "rcu_fork.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -1098,7 +1099,7 @@ static int index_make_room(size_t extra)
     atomic_store_explicit(&registry_index, bigger, memory_order_release);
     if (old) {
         /* Readers that loaded the old pointer finish before it is freed. */
-        urcu_memb_synchronize_rcu();
+        rcu_fork_synchronize();
         WRITER_WAITED_FOR_READERS();
         free(old);
     }

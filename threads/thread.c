@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "fatal.h"
+#include "rcu_fork.h"
 
 __thread corral_thread *corral_current_thread;
 
@@ -41,7 +42,7 @@ corral_thread *thread_register_self(struct corral_tlab *tlab)
     thread->tlab = tlab;
     thread->tid = (pid_t)syscall(SYS_gettid);
     thread->pthread = pthread_self();
-    rcu_register_thread();
+    rcu_fork_register_thread();
     pthread_mutex_lock(&registry_lock);
     thread->id = next_thread_id++;
     snprintf(thread->name, sizeof thread->name, "thread %u", thread->id);
@@ -70,7 +71,7 @@ void thread_unregister_self(void)
     corral_current_thread = NULL;
     /* A collection may hold a pointer to the record until its read section ends. */
     call_rcu(&thread->rcu, free_thread_record);
-    rcu_unregister_thread();
+    rcu_fork_unregister_thread();
 }
 
 size_t threads_snapshot(corral_thread ***array, size_t *capacity)

@@ -1,0 +1,17 @@
+/* rcu_fork.h — liburcu registration and grace periods that survive fork().
+ *
+ * liburcu's memb flavour takes an internal registry lock in
+ * rcu_register_thread, rcu_unregister_thread and synchronize_rcu, and has no
+ * fork hooks for it: a child forked while another thread held it deadlocks at
+ * its first registration (a GC worker of a pool the child starts). Every
+ * corral call into those goes through here, under rcu_fork_lock, and fork()
+ * takes rcu_fork_lock first (pthread_atfork), so no corral thread is inside
+ * liburcu's registry lock when the address space is copied. */
+#ifndef CORRAL_THREADS_RCU_FORK_H
+#define CORRAL_THREADS_RCU_FORK_H
+
+void rcu_fork_register_thread(void);
+void rcu_fork_unregister_thread(void);
+void rcu_fork_synchronize(void);
+
+#endif /* CORRAL_THREADS_RCU_FORK_H */
