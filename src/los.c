@@ -98,12 +98,42 @@ size_t los_live_bytes(void)
     return los_bytes;
 }
 
-bool los_contains_object_from_stw(const void *pointer)
+static int compare_addresses(const void *a, const void *b)
 {
-    for (los_object *o = los_list; o; o = o->next)
-        if (los_payload(o) == pointer)
-            return true;
-    return false;
+    uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+void los_index_build_from_stw(los_index *index)
+{
+    size_t count;
+    los_object **objects = los_snapshot_from_stw(&count);
+    if (count > index->capacity) {
+        index->capacity = count * 2;
+        index->payloads = realloc(index->payloads, index->capacity * sizeof *index->payloads);
+        if (!index->payloads)
+            CORRAL_FATAL("out of memory for %zu large-object addresses", index->capacity);
+    }
+    for (size_t i = 0; i < count; i++)
+        index->payloads[i] = (uintptr_t)los_payload(objects[i]);
+    index->count = count;
+    /* qsort and bsearch take no NULL array, even for zero elements. */
+    if (count)
+        qsort(index->payloads, count, sizeof *index->payloads, compare_addresses);
+}
+
+bool los_index_contains(const los_index *index, const void *pointer)
+{
+    if (!index->count)
+        return false;
+    uintptr_t key = (uintptr_t)pointer;
+    return bsearch(&key, index->payloads, index->count, sizeof key, compare_addresses) != NULL;
+}
+
+void los_index_free(los_index *index)
+{
+    free(index->payloads);
+    *index = (los_index){0};
 }
 
 void los_set_poison(bool enabled, uint64_t pattern)

@@ -56,8 +56,16 @@ los_object **los_snapshot_from_stw(size_t *count);
 /* Frees unmarked objects, clears marks; returns the bytes still alive. */
 size_t los_sweep_from_stw(void);
 size_t los_live_bytes(void);
-/* True when pointer is the start of a large object (slow: verifier only). */
-bool los_contains_object_from_stw(const void *pointer);
+/* The large objects' payload addresses, sorted, as of one moment: a fast
+ * "is this a large object?" for the marker's debug checks and the verifier. */
+typedef struct los_index {
+    uintptr_t *payloads;
+    size_t count, capacity;
+} los_index;
+/* Rebuilds the index from the current large objects (capacity is kept). */
+void los_index_build_from_stw(los_index *index);
+bool los_index_contains(const los_index *index, const void *pointer);
+void los_index_free(los_index *index);
 /* Poisons freed objects before freeing them (stress mode). */
 void los_set_poison(bool poison, uint64_t pattern);
 void los_destroy(void);

@@ -93,39 +93,7 @@ static __attribute__((unused)) _Noreturn void bad_reference(void *reference)
 #ifdef CORRAL_DEBUG_CHECKS
 /* Debug builds check every non-heap reference against the large objects
  * (sorted payload addresses, rebuilt each collection) before touching it. */
-static uintptr_t *large_objects;
-static size_t large_count, large_capacity;
-
-static int compare_uintptr(const void *a, const void *b)
-{
-    uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void snapshot_large_objects(void)
-{
-    size_t count;
-    los_object **objects = los_snapshot_from_stw(&count);
-    if (count > large_capacity) {
-        large_capacity = count * 2;
-        large_objects = realloc(large_objects, large_capacity * sizeof *large_objects);
-        if (!large_objects)
-            CORRAL_FATAL("out of memory for %zu large-object addresses", large_capacity);
-    }
-    for (size_t i = 0; i < count; i++)
-        large_objects[i] = (uintptr_t)los_payload(objects[i]);
-    large_count = count;
-    if (count)
-        qsort(large_objects, count, sizeof *large_objects, compare_uintptr);
-}
-
-static bool is_large_object(const void *reference)
-{
-    if (!large_count)
-        return false;
-    uintptr_t key = (uintptr_t)reference;
-    return bsearch(&key, large_objects, large_count, sizeof key, compare_uintptr) != NULL;
-}
+static los_index large_objects;
 #endif
 
 static inline void *mark_child(void *reference);
@@ -178,7 +146,7 @@ static inline void *mark_child(void *reference)
             return NULL;
     } else {
 #ifdef CORRAL_DEBUG_CHECKS
-        if (!is_large_object(reference))
+        if (!los_index_contains(&large_objects, reference))
             bad_reference(reference);
 #endif
         if (!los_try_mark(reference))
@@ -391,7 +359,7 @@ static void merge_phase_stats(gc_phase_stats *into, const gc_phase_stats *more)
 void mark_from_stw(gc_cycle *cycle)
 {
 #ifdef CORRAL_DEBUG_CHECKS
-    snapshot_large_objects();
+    los_index_build_from_stw(&large_objects);
 #endif
     reset_counters();
     gc_phase_stats *stats = &cycle->phases[GC_PHASE_MARK];

@@ -33,8 +33,7 @@ typedef struct verifier {
     const char *when;
     void **stack;             /* objects to scan */
     size_t depth, capacity;
-    uintptr_t *large;         /* sorted payload addresses of large objects */
-    size_t large_count;
+    los_index large;          /* the large objects, for "is this one?" */
     uint64_t problems;
     uint64_t objects;
     const char *where;        /* what is being scanned, for reports */
@@ -89,20 +88,6 @@ static bool readable(const verifier *v, const void *address, size_t size)
            a + size <= v->readable[low].end;
 }
 
-static int compare_addresses(const void *a, const void *b)
-{
-    uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static bool is_large_object(const verifier *v, const void *pointer)
-{
-    if (!v->large_count)
-        return false;
-    uintptr_t key = (uintptr_t)pointer;
-    return bsearch(&key, v->large, v->large_count, sizeof *v->large, compare_addresses) != NULL;
-}
-
 static void report(verifier *v, void **slot, const void *reference, const char *problem)
 {
     v->problems++;
@@ -136,7 +121,7 @@ static const char *reference_problem(const verifier *v, const void *reference)
             return "the object would extend past the heap top";
         return NULL;
     }
-    if (is_large_object(v, reference)) {
+    if (los_index_contains(&v->large, reference)) {
         const corral_type *type = object_type(reference);
         if (((uintptr_t)type & 7) || !readable(v, type, sizeof(corral_type)) ||
             corral_type_problem(type))
@@ -215,31 +200,18 @@ static void scan(verifier *v, void *object)
     object_visit_slots(object, check_slot, v);
 }
 
-static void collect_large_objects(verifier *v)
-{
-    size_t count;
-    los_object **large = los_snapshot_from_stw(&count);
-    v->large = malloc((count + 1) * sizeof *v->large);
-    if (!v->large)
-        CORRAL_FATAL("out of memory for the verifier (%zu large objects)", count);
-    for (size_t i = 0; i < count; i++)
-        v->large[i] = (uintptr_t)los_payload(large[i]);
-    v->large_count = count;
-    if (count)
-        qsort(v->large, count, sizeof *v->large, compare_addresses);
-}
-
 static void clear_visited(verifier *v)
 {
     heap_clear_bitmaps_from_stw();
-    for (size_t i = 0; i < v->large_count; i++)
-        atomic_store_explicit(&los_header((void *)v->large[i])->marked, 0, memory_order_relaxed);
+    for (size_t i = 0; i < v->large.count; i++)
+        atomic_store_explicit(&los_header((void *)v->large.payloads[i])->marked, 0,
+                              memory_order_relaxed);
 }
 
 uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
 {
     verifier v = {.cycle = cycle, .when = when};
-    collect_large_objects(&v);
+    los_index_build_from_stw(&v.large);
     collect_readable_ranges(&v);
     for (size_t i = 0; i < cycle->stop->thread_count; i++)
         check_thread(&v, cycle->stop->threads[i]);
@@ -250,7 +222,7 @@ uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
         scan(&v, v.stack[--v.depth]);
     clear_visited(&v);
     free(v.stack);
-    free(v.large);
+    los_index_free(&v.large);
     free(v.readable);
     if (corral_runtime_config.log & CORRAL_LOG_VERIFY)
         fprintf(stats_log_stream(), "corral: verify %s gc %" PRIu64 ": %" PRIu64
