@@ -959,6 +959,10 @@ static void resolve_auto(corral_config *config)
 {
     if (config->heap_max == 0)
         config->heap_max = auto_heap_max(config->heap_min);
+    /* An explicit worker count is taken at its word, as -Xgcthreads is in OpenJ9 and
+     * ParallelGCThreads in HotSpot: every GC then wakes every worker. */
+    if (config->gc_heap_per_worker == 0)
+        config->gc_heap_per_worker = config->gc_threads == 0 ? CORRAL_MiB(4) : 1;
     if (config->gc_threads == 0)
         config->gc_threads = auto_gc_threads();
 }

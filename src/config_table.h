@@ -45,6 +45,11 @@
     X(gc_threads, GC_THREADS, UINT, "0", 1, 256, "auto", OPTION,                             \
       "GC worker threads, the collecting thread included; auto = the CPUs this "           \
       "process may run on, at most 8")                                                     \
+    X(gc_heap_per_worker, GC_HEAP_PER_WORKER, SIZE, "0", 1, CORRAL_GiB(32), "auto",          \
+      NO_OPTION,                                                                           \
+      "heap bytes per GC worker woken for a GC: a smaller heap is collected by fewer "     \
+      "workers, since waking one costs more than it saves; 1 = every GC wakes every "      \
+      "worker; auto = 4M when CORRAL_GC_THREADS is auto, else 1")                          \
     X(tlab_size, TLAB_SIZE, SIZE, "32K", CORRAL_KiB(4), CORRAL_MiB(1), NULL, OPTION,         \
       "bytes of each thread-local allocation buffer")                                      \
     X(large_object_size, LARGE_OBJECT_SIZE, SIZE, "8K", CORRAL_KiB(1), CORRAL_KiB(64), NULL, \

@@ -363,11 +363,11 @@ void mark_from_stw(gc_cycle *cycle)
 #endif
     reset_counters();
     gc_phase_stats *stats = &cycle->phases[GC_PHASE_MARK];
-    gc_work_queues_reset(&queues);
+    gc_work_queues_reset(&queues, gc_workers_active());
     run_mark_phase(cycle, true, stats);
     /* Weak handles see the world before finalizers resurrect anything. */
     roots_clear_dead_weak_from_stw(mark_is_marked);
-    gc_work_queues_reset(&queues);
+    gc_work_queues_reset(&queues, gc_workers_active());
     cycle->finalizers_queued = roots_queue_unreachable_finalizable_from_stw(mark_is_marked,
                                                                             resurrect, NULL);
     if (cycle->finalizers_queued) {
@@ -405,7 +405,7 @@ void mark_remark_check_from_stw(gc_cycle *cycle)
     gc_phase_stats ignored = {0};
     uint64_t objects = cycle->marked_objects, bytes = cycle->marked_bytes;
     reset_counters();
-    gc_work_queues_reset(&queues);
+    gc_work_queues_reset(&queues, gc_workers_active());
     run_mark_phase(cycle, true, &ignored);
     collect_counters(cycle);
     if (cycle->marked_objects != objects || cycle->marked_bytes != bytes)

@@ -55,8 +55,13 @@ static pthread_t pool_threads[GC_WORKERS_MAX];
 static struct {
     gc_phase_fn fn;
     void *context;
-    bool stopping;  /* no phase: the pool threads exit */
+    unsigned workers; /* workers 0..workers-1 run it; the others wait for the next one */
+    bool stopping;    /* no phase: the pool threads exit */
 } current_phase;
+
+/* Writer: gc_workers_set_active on the collecting thread, between phases. Reader: the
+ * collecting thread; pool threads read its copy in current_phase. 0 = the whole pool. */
+static unsigned active_workers;
 
 /* Futex word. Writer: the collector (fetch_add, release: publishes current_phase).
  * Reader: pool threads (acquire). Incremented once per phase and once per stop. */
@@ -84,6 +89,19 @@ unsigned gc_workers_count(void)
 {
     unsigned count = atomic_load_explicit(&pool_count, memory_order_relaxed);
     return count ? count : 1;
+}
+
+void gc_workers_set_active(unsigned active)
+{
+    CORRAL_CHECK(!atomic_load_explicit(&phase_running, memory_order_relaxed),
+                 "gc_workers_set_active(%u) called during a phase", active);
+    active_workers = active;
+}
+
+unsigned gc_workers_active(void)
+{
+    unsigned pool = gc_workers_count();
+    return active_workers && active_workers < pool ? active_workers : pool;
 }
 
 int gc_workers_current(void)
@@ -160,6 +178,8 @@ static void *worker_main(void *argument)
         seen = wait_for_next_phase(seen);
         if (current_phase.stopping)
             break;
+        if (worker >= current_phase.workers)
+            continue; /* not counted in workers_outstanding */
         run_phase_on_worker(worker);
         finish_phase_on_worker();
     }
@@ -316,10 +336,11 @@ void gc_workers_run(const char *name, gc_phase_fn fn, void *context, gc_phase_st
 {
     CORRAL_CHECK(!atomic_exchange_explicit(&phase_running, true, memory_order_acquire),
                  "GC phase '%s' started inside another phase or from a second thread", name);
-    unsigned count = gc_workers_count();
+    unsigned count = gc_workers_active();
     reset_slots(count);
     current_phase.fn = fn;
     current_phase.context = context;
+    current_phase.workers = count;
     uint64_t start_ns = gc_workers_now_ns();
     if (count > 1)
         wake_pool_for_phase(count);
@@ -389,7 +410,7 @@ enum { CHUNKS_PER_WORKER = 8 };
 void gc_parallel_range_init(gc_parallel_range *range, size_t count, size_t chunk)
 {
     if (chunk == 0) {
-        chunk = count / ((size_t)CHUNKS_PER_WORKER * gc_workers_count());
+        chunk = count / ((size_t)CHUNKS_PER_WORKER * gc_workers_active());
         chunk = chunk ? chunk : 1;
     }
     /* Each worker overshoots the counter by at most one chunk: keep that from wrapping. */

@@ -9,7 +9,8 @@
  * for 50 µs to catch the next phase of the same GC (not when the pool has more workers
  * than CPUs), then sleep, so idle workers between GCs use no CPU.
  *
- * Guarantees: gc_workers_run calls fn exactly once on every worker and returns when all
+ * Guarantees: gc_workers_run calls fn exactly once on every active worker (the first
+ * gc_workers_active() of the pool; the rest stay parked) and returns when all
  * have returned; everything the caller wrote before it happens-before every fn, and
  * everything each fn wrote happens-before its return. Only one thread may run phases, and
  * a phase may not run another phase. There is no barrier inside a phase: where all workers
@@ -55,6 +56,12 @@ int gc_workers_start(unsigned count);
 void gc_workers_stop(void);
 /* The pool's worker count; 1 while no pool is started (phases then run on the caller). */
 unsigned gc_workers_count(void);
+/* How many workers the next phases run on: the first `active` of the pool (0 or more
+ * than the pool: all of it). Collecting thread only, between phases; it lasts until the
+ * next call. With one, phases run on the caller and the pool sleeps on. */
+void gc_workers_set_active(unsigned active);
+/* The workers a phase runs on now: what gc_workers_set_active chose, within the pool. */
+unsigned gc_workers_active(void);
 /* The worker index of the calling thread while it runs a phase, else GC_WORKER_NONE. */
 int gc_workers_current(void);
 
@@ -73,8 +80,8 @@ typedef struct gc_phase_stats {
 } gc_phase_stats;
 
 typedef void (*gc_phase_fn)(unsigned worker, void *context);
-/* Runs fn(worker, context) on every worker, returns when all have returned; fills *stats
- * (stats may be NULL). */
+/* Runs fn(worker, context) on each active worker, returns when all have returned; fills
+ * *stats (stats may be NULL). */
 void gc_workers_run(const char *name, gc_phase_fn fn, void *context, gc_phase_stats *stats);
 
 /* Inside a phase, from the worker itself: time spent idle, one steal attempt, and the
@@ -164,7 +171,8 @@ typedef struct gc_work_queue {
 } gc_work_queue;
 
 typedef struct gc_work_queues {
-    unsigned workers;
+    unsigned workers;       /* queues allocated */
+    unsigned active;        /* workers in the current loop (set by reset); the rest idle */
     gc_work_queue *queues;  /* queues[i] is owned by worker i */
     gc_terminator terminator;
 } gc_work_queues;
@@ -172,8 +180,9 @@ typedef struct gc_work_queues {
 /* Not thread-safe: call before the phase. Aborts when out of memory. */
 void gc_work_queues_init(gc_work_queues *queues, unsigned workers, unsigned log2_capacity);
 void gc_work_queues_destroy(gc_work_queues *queues);
-/* Between phases (no worker inside next): re-arm termination for the next loop. */
-void gc_work_queues_reset(gc_work_queues *queues);
+/* Between phases (no worker inside next): re-arm termination for the next loop, run by
+ * workers 0..active-1 (1 <= active <= workers); the others' queues must stay empty. */
+void gc_work_queues_reset(gc_work_queues *queues, unsigned active);
 static inline void gc_work_queues_push(gc_work_queues *queues, unsigned worker, gc_task task)
 {
     gc_deque_push(&queues->queues[worker].deque, task);

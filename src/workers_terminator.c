@@ -176,7 +176,7 @@ bool gc_terminator_offer(gc_terminator *terminator, unsigned worker)
 static bool any_queue_has_work(void *context)
 {
     const gc_work_queues *queues = context;
-    for (unsigned worker = 0; worker < queues->workers; worker++)
+    for (unsigned worker = 0; worker < queues->active; worker++)
         if (gc_deque_maybe_nonempty(&queues->queues[worker].deque))
             return true;
     return false;
@@ -186,7 +186,7 @@ void gc_work_queues_init(gc_work_queues *queues, unsigned workers, unsigned log2
 {
     CORRAL_CHECK(workers >= 1 && workers <= GC_WORKERS_MAX, "work queues for %u workers",
                  workers);
-    queues->workers = workers;
+    queues->workers = queues->active = workers;
     queues->queues = aligned_alloc(GC_DEQUE_CACHE_LINE, workers * sizeof(gc_work_queue));
     if (!queues->queues)
         CORRAL_FATAL("out of memory allocating work queues for %u GC workers", workers);
@@ -207,8 +207,11 @@ void gc_work_queues_destroy(gc_work_queues *queues)
     queues->queues = NULL;
 }
 
-void gc_work_queues_reset(gc_work_queues *queues)
+void gc_work_queues_reset(gc_work_queues *queues, unsigned active)
 {
+    CORRAL_CHECK(active >= 1 && active <= queues->workers,
+                 "work queues of %u workers reset for %u", queues->workers, active);
+    queues->active = active;
     for (unsigned worker = 0; worker < queues->workers; worker++) {
         gc_work_queue *queue = &queues->queues[worker];
         CORRAL_CHECK(gc_deque_size(&queue->deque) == 0,
@@ -217,7 +220,7 @@ void gc_work_queues_reset(gc_work_queues *queues)
         gc_deque_release_retired(&queue->deque);
         queue->max_depth = 0;
     }
-    gc_terminator_init(&queues->terminator, queues->workers, any_queue_has_work, queues);
+    gc_terminator_init(&queues->terminator, active, any_queue_has_work, queues);
 }
 
 uint64_t gc_work_queues_max_depth(const gc_work_queues *queues)
@@ -242,11 +245,11 @@ static uint64_t next_random(uint64_t *state)
  * (so work anywhere is found) and thieves spread over victims. */
 static bool try_steal_round(gc_work_queues *queues, unsigned thief, gc_task *out)
 {
-    unsigned others = queues->workers - 1;
+    unsigned others = queues->active - 1;
     for (unsigned sweep = 0; sweep < 2 && others > 0; sweep++) {
         unsigned start = (unsigned)(next_random(&queues->queues[thief].victim_random) % others);
         for (unsigned step = 0; step < others; step++) {
-            unsigned victim = (thief + 1 + (start + step) % others) % queues->workers;
+            unsigned victim = (thief + 1 + (start + step) % others) % queues->active;
             bool stolen = gc_deque_steal(&queues->queues[victim].deque, out);
             gc_phase_note_steal(thief, stolen);
             if (stolen)

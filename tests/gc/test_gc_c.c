@@ -173,9 +173,40 @@ static void out_of_memory(void *arg)
     corral_handle_scope_close(scope);
 }
 
+static unsigned last_gc_workers;
+static uint64_t last_gc_heap_before;
+static void note_workers(const corral_gc_info *info, void *context)
+{
+    (void)context;
+    last_gc_workers = info->workers;
+    last_gc_heap_before = info->heap_before;
+}
+
+typedef struct workers_case {
+    const char *settings;
+    unsigned empty_heap, megabyte_heap; /* workers expected for each GC */
+} workers_case;
+
+/* A GC wakes one worker per CORRAL_GC_HEAP_PER_WORKER bytes of heap, within the pool. */
+static void workers_follow_heap(void *arg)
+{
+    const workers_case *test = arg;
+    test_start(test->settings, true);
+    corral_set_gc_callback(note_workers, NULL);
+    corral_collect();
+    is_int(last_gc_workers, test->empty_heap, "workers for a GC of an empty heap");
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle keep = corral_handle_new(make_tree(15));
+    corral_collect();
+    is_int(last_gc_workers, test->megabyte_heap, "workers for a GC of %llu KiB",
+           (unsigned long long)last_gc_heap_before / 1024);
+    ok(checksum(*keep) == expected_checksum(15), "tree intact");
+    corral_handle_scope_close(scope);
+}
+
 int main(void)
 {
-    plan(9);
+    plan(12);
     tap_subtest("trees survive moving GCs, 1 worker", 60, trees_survive,
                 &(trees_case){"CORRAL_GC_THREADS=1 CORRAL_GC_VERIFY=before,after,remark", true});
     tap_subtest("trees survive moving GCs, 2 workers", 60, trees_survive,
@@ -198,5 +229,11 @@ int main(void)
                 &(trees_case){"CORRAL_TLAB_SIZE=4K CORRAL_LARGE_OBJECT_SIZE=1K CORRAL_HEAP_MIN=1M "
                               "CORRAL_GC_STRESS=poison CORRAL_GC_VERIFY=after",
                               false});
+    tap_subtest("an explicit worker count wakes every worker", 60, workers_follow_heap,
+                &(workers_case){"CORRAL_GC_THREADS=4", 4, 4});
+    tap_subtest("workers follow the heap size", 60, workers_follow_heap,
+                &(workers_case){"CORRAL_GC_THREADS=4 CORRAL_GC_HEAP_PER_WORKER=256K", 1, 4});
+    tap_subtest("auto workers: one for a small heap", 60, workers_follow_heap,
+                &(workers_case){"", 1, 1});
     return done_testing();
 }

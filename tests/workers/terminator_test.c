@@ -375,7 +375,7 @@ static void run_tagged_depth(void *argument)
                                   (UINT64_C(7) << 40) | 1024});
     gc_workers_run("tagged", drain_phase, &queues, NULL);
     is_int(gc_work_queues_max_depth(&queues), 5, "max depth ignores a tagged task's word");
-    gc_work_queues_reset(&queues);
+    gc_work_queues_reset(&queues, 2);
     is_int(gc_work_queues_max_depth(&queues), 0, "reset clears the max depth");
     gc_work_queues_destroy(&queues);
     gc_workers_stop();
