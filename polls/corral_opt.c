@@ -18,9 +18,13 @@
 #include <llvm-c/Support.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define TOOL "corral-opt"
 
@@ -293,6 +297,51 @@ static output_kind output_kind_from_name(const char *path)
 
 /* ---- inputs */
 
+static bool is_bitcode(const unsigned char *bytes, size_t size)
+{
+    static const unsigned char raw[] = {'B', 'C', 0xc0, 0xde};
+    static const unsigned char wrapper[] = {0xde, 0xc0, 0x17, 0x0b};
+    return size >= 4 && (memcmp(bytes, raw, 4) == 0 || memcmp(bytes, wrapper, 4) == 0);
+}
+
+/* LLVM 19's bitcode reader is not hardened: some malformed bitcode crashes it
+ * (tests/stress/fuzz_findings/bitcode_reader_segv.bc). Bitcode is read once in a
+ * child first, so such input gets an error instead of taking the tool down. */
+enum { TRIAL_PARSED = 0, TRIAL_PARSE_ERROR = 3 }; /* the trial child's exit statuses */
+
+static bool bitcode_crashes_reader(LLVMMemoryBufferRef buffer)
+{
+    const unsigned char *bytes = (const unsigned char *)LLVMGetBufferStart(buffer);
+    size_t size = LLVMGetBufferSize(buffer);
+    if (!is_bitcode(bytes, size))
+        return false;
+    fflush(NULL);
+    pid_t child = fork();
+    if (child < 0)
+        return false; /* no trial read: the real one runs unguarded */
+    if (child == 0) {
+        /* The child's own messages (a parse error, a crash report) would repeat the
+         * parent's: it only answers through its exit status. */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDERR_FILENO);
+        LLVMContextRef context = LLVMContextCreate();
+        LLVMMemoryBufferRef copy =
+            LLVMCreateMemoryBufferWithMemoryRangeCopy((const char *)bytes, size, "trial");
+        LLVMModuleRef module = NULL;
+        char *message = NULL;
+        _exit(LLVMParseIRInContext(context, copy, &module, &message) ? TRIAL_PARSE_ERROR
+                                                                      : TRIAL_PARSED);
+    }
+    int status;
+    while (waitpid(child, &status, 0) < 0)
+        if (errno != EINTR)
+            return false;
+    /* A signal, or another status: a sanitizer's report of the crash exits with 1. */
+    return !WIFEXITED(status) ||
+           (WEXITSTATUS(status) != TRIAL_PARSED && WEXITSTATUS(status) != TRIAL_PARSE_ERROR);
+}
+
 static LLVMModuleRef read_module(LLVMContextRef context, const char *path)
 {
     LLVMMemoryBufferRef buffer = NULL;
@@ -304,6 +353,13 @@ static LLVMModuleRef read_module(LLVMContextRef context, const char *path)
     }
     if (LLVMGetBufferSize(buffer) == 0) {
         tool_error("%s: empty file: expected LLVM IR (.ll) or bitcode (.bc)", path);
+        LLVMDisposeMemoryBuffer(buffer);
+        return NULL;
+    }
+    if (bitcode_crashes_reader(buffer)) {
+        tool_error("%s: malformed bitcode: LLVM's bitcode reader crashes on it; expected "
+                   "bitcode written by LLVM 19 (clang-19 -emit-llvm, corralc)",
+                   path);
         LLVMDisposeMemoryBuffer(buffer);
         return NULL;
     }

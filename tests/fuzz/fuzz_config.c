@@ -91,7 +91,8 @@ static void check_accepted(const corral_config *config)
     CHECK(config->heap_growth >= 10 && config->heap_growth <= 1000);
     CHECK(config->dense_prefix <= 100);
     CHECK(memchr(config->log_file, '\0', sizeof config->log_file) != NULL);
-    CHECK(config->poll_mode == CORRAL_POLL_MODE_LOAD || config->poll_mode == CORRAL_POLL_MODE_TRAP);
+    CHECK(config->gc_heap_per_worker >= 1 && config->gc_heap_per_worker <= CORRAL_GiB(32));
+    CHECK(config->poll_mode == CORRAL_POLL_MODE_LOAD);
     CHECK((config->log & ~(unsigned)(CORRAL_LOG_GC | CORRAL_LOG_PHASES | CORRAL_LOG_STRESS |
                                      CORRAL_LOG_THREADS | CORRAL_LOG_VERIFY)) == 0);
     int schedules = !!config->stress_alloc_every + !!config->stress_thread_alloc_every +

@@ -21,9 +21,9 @@
  *
  * Environment:
  *   FUZZ_CORRAL_OPT_CODEGEN=0          skip code generation (faster)
- *   FUZZ_CORRAL_OPT_VERIFY_INPUT=1     skip inputs the IR verifier rejects,
- *       i.e. fuzz as if corral-opt verified its input first (it does not:
- *       invalid IR reaches the pass, see docs/stress.md)
+ *   FUZZ_CORRAL_OPT_VERIFY_INPUT=1     skip inputs the IR verifier rejects
+ *       before they reach the pass (which now rejects them itself: this
+ *       spends the executions on valid IR)
  *   FUZZ_CORRAL_OPT_BITCODE=0          skip bitcode inputs and mutate into
  *       text: LLVM's bitcode reader itself crashes on malformed bitcode
  *       (see docs/stress.md), which hides everything behind it

@@ -423,6 +423,7 @@ static void test_bad_ir(void)
         {"bad_unmanaged_return.ll", "bad_unmanaged_return.ll: take: unmanaged function 'make' returns a reference"},
         {"bad_safepoint_arg.ll", "bad_safepoint_arg.ll: collect_with: reference passed to runtime safepoint call 'corral_collect'"},
         {"bad_gc.ll", "bad_gc.ll: other_collector: already uses gc \"statepoint-example\""},
+        {"bad_gc_newline.ll", "bad_gc_newline.ll: two_lines: already uses gc \"first\\nsecond\"; corral compiles"},
         {"bad_ptrtoint.ll", "bad_ptrtoint.ll: hash: integer '%address', made from a reference, is live across the call to 'g'"},
         {"bad_raw_pointer.ll", "bad_raw_pointer.ll: raw: raw pointer '%p', made from a reference, is live across the call to 'g'"},
         {"bad_aggregate.ll", "bad_aggregate.ll: big: aggregate value '%all' holding references is live across the call to 'g'"},
@@ -466,6 +467,18 @@ static void test_bad_inputs(void)
        "truncated bitcode: clear error, exit 1");
     ok(!strstr(result.output, "Stack dump") && !strstr(result.output, "PLEASE submit"),
        "and no LLVM crash report");
+    tool_result_free(&result);
+
+    /* Found by fuzz_corral_opt: this bitcode crashes LLVM 19's reader itself (kept out
+     * of tests/polls/ir, which seeds the fuzzer: the in-process reader would crash). */
+    result = tool_run("%s %s/stress/fuzz_findings/bitcode_reader_segv.bc -o %s", CORRAL_OPT,
+                      TESTS_DIR, tool_temp("x.ll"));
+    ok(result.status == 1 &&
+           strstr(result.output, "bitcode_reader_segv.bc: malformed bitcode: LLVM's "
+                                 "bitcode reader crashes on it"),
+       "bitcode that crashes LLVM's reader: clear error, exit 1");
+    if (result.status != 1)
+        diag("status %d, output:\n%s", result.status, result.output);
     tool_result_free(&result);
 
     result = tool_run("%s %s/no-such-file.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, tool_temp("x.ll"));
