@@ -44,7 +44,9 @@ static int tap_in_subtest;   /* 1 in a forked child: failures are diagnostics */
 
 #define TAP_UNUSED __attribute__((unused))
 
-static TAP_UNUSED void tap_vdiag(const char *fmt, va_list ap)
+/* Informational diagnostics go to stdout, which prove hides; a failure's go to
+ * stderr (as Test::More's do), so a CI log shows why a test failed. */
+static TAP_UNUSED void tap_vdiag_to(FILE *stream, const char *fmt, va_list ap)
 {
     char buf[4096];
     vsnprintf(buf, sizeof buf, fmt, ap);
@@ -53,16 +55,25 @@ static TAP_UNUSED void tap_vdiag(const char *fmt, va_list ap)
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        printf("# %s%s\n", tap_in_subtest ? "  " : "", line);
+        fprintf(stream, "# %s%s\n", tap_in_subtest ? "  " : "", line);
     }
-    fflush(stdout);
+    fflush(stream);
 }
 
 static TAP_UNUSED __attribute__((format(printf, 1, 2))) void diag(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    tap_vdiag(fmt, ap);
+    tap_vdiag_to(stdout, fmt, ap);
+    va_end(ap);
+}
+
+static TAP_UNUSED __attribute__((format(printf, 1, 2))) void tap_failure_diag(const char *fmt, ...)
+{
+    fflush(stdout); /* keeps the "not ok" line ahead of its explanation */
+    va_list ap;
+    va_start(ap, fmt);
+    tap_vdiag_to(stderr, fmt, ap);
     va_end(ap);
 }
 
@@ -99,7 +110,7 @@ static TAP_UNUSED __attribute__((format(printf, 5, 6))) int tap_report(int passe
     if (tap_in_subtest) {
         if (!passed) {
             tap_failures++;
-            diag("failed: %s\n  at %s:%d: %s", name, file, line, expr);
+            tap_failure_diag("failed: %s\n  at %s:%d: %s", name, file, line, expr);
         }
         return passed;
     }
@@ -108,7 +119,7 @@ static TAP_UNUSED __attribute__((format(printf, 5, 6))) int tap_report(int passe
         tap_failures++;
     printf("%sok %d%s%s\n", passed ? "" : "not ", tap_test_number, name[0] ? " - " : "", name);
     if (!passed)
-        diag("  Failed test at %s line %d:\n    %s", file, line, expr);
+        tap_failure_diag("  Failed test at %s line %d:\n    %s", file, line, expr);
     fflush(stdout);
     return passed;
 }
@@ -118,32 +129,33 @@ static TAP_UNUSED __attribute__((format(printf, 5, 6))) int tap_report(int passe
 #define fail(...) tap_report(0, "fail", __FILE__, __LINE__, __VA_ARGS__)
 
 /* Compare two integers; on failure print both. */
-#define is_int(got, expected, ...)                                                         \
-    do {                                                                                   \
-        intmax_t tap_got_ = (intmax_t)(got), tap_exp_ = (intmax_t)(expected);              \
-        if (!tap_report(tap_got_ == tap_exp_, #got " == " #expected, __FILE__, __LINE__,   \
-                        __VA_ARGS__))                                                      \
-            diag("         got: %jd\n    expected: %jd", tap_got_, tap_exp_);              \
+#define is_int(got, expected, ...)                                                        \
+    do {                                                                                  \
+        intmax_t tap_got_ = (intmax_t)(got), tap_exp_ = (intmax_t)(expected);             \
+        if (!tap_report(tap_got_ == tap_exp_, #got " == " #expected, __FILE__, __LINE__,  \
+                        __VA_ARGS__))                                                     \
+            tap_failure_diag("         got: %jd\n    expected: %jd", tap_got_, tap_exp_); \
     } while (0)
 
 /* Compare two C strings (NULL-safe); on failure print both. */
-#define is_str(got, expected, ...)                                                         \
-    do {                                                                                   \
-        const char *tap_gs_ = (got), *tap_es_ = (expected);                                \
-        int tap_same_ = (tap_gs_ && tap_es_) ? strcmp(tap_gs_, tap_es_) == 0               \
-                                             : tap_gs_ == tap_es_;                         \
+#define is_str(got, expected, ...)                                                          \
+    do {                                                                                    \
+        const char *tap_gs_ = (got), *tap_es_ = (expected);                                 \
+        int tap_same_ = (tap_gs_ && tap_es_) ? strcmp(tap_gs_, tap_es_) == 0                \
+                                             : tap_gs_ == tap_es_;                          \
         if (!tap_report(tap_same_, #got " eq " #expected, __FILE__, __LINE__, __VA_ARGS__)) \
-            diag("         got: '%s'\n    expected: '%s'", tap_gs_ ? tap_gs_ : "(null)",   \
-                 tap_es_ ? tap_es_ : "(null)");                                            \
+            tap_failure_diag("         got: '%s'\n    expected: '%s'",                      \
+                             tap_gs_ ? tap_gs_ : "(null)", tap_es_ ? tap_es_ : "(null)");   \
     } while (0)
 
 /* Check that haystack contains needle; on failure print the haystack. */
-#define like_str(haystack, needle, ...)                                                    \
-    do {                                                                                   \
-        const char *tap_h_ = (haystack), *tap_n_ = (needle);                               \
-        if (!tap_report(tap_h_ && strstr(tap_h_, tap_n_) != NULL,                          \
-                        #haystack " contains " #needle, __FILE__, __LINE__, __VA_ARGS__))  \
-            diag("    '%s'\n    does not contain '%s'", tap_h_ ? tap_h_ : "(null)", tap_n_); \
+#define like_str(haystack, needle, ...)                                                   \
+    do {                                                                                  \
+        const char *tap_h_ = (haystack), *tap_n_ = (needle);                              \
+        if (!tap_report(tap_h_ && strstr(tap_h_, tap_n_) != NULL,                         \
+                        #haystack " contains " #needle, __FILE__, __LINE__, __VA_ARGS__)) \
+            tap_failure_diag("    '%s'\n    does not contain '%s'",                       \
+                             tap_h_ ? tap_h_ : "(null)", tap_n_);                         \
     } while (0)
 
 static TAP_UNUSED void skip(int count, const char *why)
@@ -161,7 +173,7 @@ static TAP_UNUSED int done_testing(void)
     if (tap_planned < 0)
         plan(tap_test_number);
     else if (tap_planned != tap_test_number)
-        diag("planned %d tests but ran %d", tap_planned, tap_test_number);
+        tap_failure_diag("planned %d tests but ran %d", tap_planned, tap_test_number);
     fflush(stdout);
     return (tap_failures == 0 && (tap_planned < 0 || tap_planned == tap_test_number)) ? 0 : 1;
 }

@@ -70,11 +70,13 @@ static int run_sample(const char *mode)
     return 2;
 }
 
-/* Runs this binary in a sample mode; returns its stdout and exit status. */
-static char *capture(const char *self, const char *mode, int *status)
+/* Runs this binary in a sample mode; returns its stdout (and its stderr, when
+ * with_stderr) and its exit status. */
+static char *capture(const char *self, const char *mode, int with_stderr, int *status)
 {
     char command[4096];
-    snprintf(command, sizeof command, "'%s' --sample %s 2>/dev/null", self, mode);
+    snprintf(command, sizeof command, "'%s' --sample %s %s", self, mode,
+             with_stderr ? "2>&1" : "2>/dev/null");
     FILE *pipe = popen(command, "r");
     if (!pipe)
         bail_out("popen '%s': %s", command, strerror(errno));
@@ -93,7 +95,7 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "--sample") == 0)
         return run_sample(argv[2]);
 
-    plan(16);
+    plan(17);
     char self[4096];
     ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
     if (length <= 0)
@@ -101,31 +103,34 @@ int main(int argc, char **argv)
     self[length] = '\0';
     int status;
 
-    char *out = capture(self, "pass", &status);
+    char *out = capture(self, "pass", 1, &status);
     is_str(out, "1..2\nok 1 - first\nok 2 - second\n", "passing sample prints plan and oks");
     is_int(status, 0, "passing sample exits 0");
 
-    out = capture(self, "fail", &status);
+    out = capture(self, "fail", 1, &status);
     like_str(out, "ok 1 - good\nnot ok 2 - bad\n", "failing sample prints not ok");
     like_str(out, "#          got: 42\n#     expected: 41", "is_int prints got and expected");
     like_str(out, "test_tap.c line", "failure names the file and line");
     is_int(status, 1, "failing sample exits 1");
+    out = capture(self, "fail", 0, &status);
+    ok(strstr(out, "not ok 2 - bad\n") && !strstr(out, "got: 42"),
+       "a failure's diagnostics go to stderr, which prove shows");
 
-    out = capture(self, "skip", &status);
+    out = capture(self, "skip", 1, &status);
     like_str(out, "ok 2 # skip not here\n", "skip prints a skip directive");
     is_int(status, 0, "skip counts as a pass");
 
-    out = capture(self, "timeout", &status);
+    out = capture(self, "timeout", 1, &status);
     like_str(out, "not ok 1 - sleeps forever # timed out after", "a hung subtest times out by name");
     like_str(out, "ok 2 - passes in a child\n", "the next subtest still runs");
     is_int(status, 1, "a timed-out subtest fails the run");
 
-    out = capture(self, "crash", &status);
+    out = capture(self, "crash", 1, &status);
     like_str(out, "not ok 1 - crashes # killed by signal 6", "a crashing subtest names the signal");
     like_str(out, "not ok 2 - fails in a child\n", "a failing check in a child fails the subtest");
     like_str(out, "#   failed: arithmetic in the child", "the child's failure is a diagnostic");
 
-    out = capture(self, "bail", &status);
+    out = capture(self, "bail", 1, &status);
     is_str(out, "Bail out! cannot go on\n", "bail_out prints Bail out!");
     is_int(status, 255, "bail_out exits 255");
     return done_testing();
