@@ -1,4 +1,5 @@
 /* polls.c — corral_polls_run: the pass pipeline, in order (see pass.h). */
+#include "data_layout.h"
 #include "pass.h"
 
 #include "corral/abi.h"
@@ -82,12 +83,22 @@ static int has_non_integral_gc_space(const char *layout)
     return 0;
 }
 
-/* References must be non-integral: no optimization may turn them into integers. */
+/* References must be non-integral: no optimization may turn them into
+ * integers. A layout the pass cannot extend is an input error, not LLVM's
+ * fatal error (data_layout.h). */
 static void make_gc_space_non_integral(polls_pass *pass)
 {
-    const char *layout = LLVMGetDataLayoutStr(pass->module);
-    if (has_non_integral_gc_space(layout))
+    char *problem = NULL;
+    char *layout = data_layout_string(pass->module, &problem);
+    if (!layout) {
+        pass_error(pass, NULL, NULL, "cannot add address space 1 to the data layout: %s", problem);
+        free(problem);
         return;
+    }
+    if (has_non_integral_gc_space(layout)) {
+        free(layout);
+        return;
+    }
     char *updated;
     const char *ni = strstr(layout, "-ni:");
     if (strncmp(layout, "ni:", 3) == 0 || ni) {
@@ -99,8 +110,13 @@ static void make_gc_space_non_integral(polls_pass *pass)
     } else {
         updated = *layout ? xasprintf("%s-ni:1", layout) : xstrdup("ni:1");
     }
-    LLVMSetDataLayout(pass->module, updated);
+    if (data_layout_set(pass->module, updated, &problem) != 0) {
+        pass_error(pass, NULL, NULL, "cannot add address space 1 to the data layout \"%s\": %s",
+                   layout, problem);
+        free(problem);
+    }
     free(updated);
+    free(layout);
 }
 
 /* sroa and mem2reg skip optnone functions, which would leave every local in
@@ -210,6 +226,8 @@ static void run_steps(polls_pass *pass)
     if (pass->error_count)
         return;
     make_gc_space_non_integral(pass);
+    if (pass->error_count)
+        return;
     strip_optnone(pass);
     const char *prepare = pass->options.prepare_pipeline ? pass->options.prepare_pipeline
                                                          : DEFAULT_PREPARE_PIPELINE;

@@ -90,6 +90,29 @@ static void test_bad_module(void)
     LLVMContextDispose(context);
 }
 
+/* A JIT has no fatal-error handler to save it: a data layout the pass cannot
+ * extend (here one holding a NUL byte) must come back as a diagnostic. */
+static void test_unextendable_data_layout(void)
+{
+    static const char module_text[] =
+        "target datalayout = \"e-m:e-i64:64-S128-ex:\\00y\"\n"
+        "define ptr addrspace(1) @id(ptr addrspace(1) %r) gc \"coreclr\" {\n"
+        "  ret ptr addrspace(1) %r\n"
+        "}\n";
+    LLVMContextRef context = LLVMContextCreate();
+    LLVMModuleRef module = parse(context, module_text);
+    corral_polls_result *result = NULL;
+    int status = corral_polls_run(module, NULL, &result);
+    is_int(status, -1, "a data layout holding a NUL byte is rejected");
+    ok(result->diagnostic_count == 1 && result->diagnostics[0].severity == CORRAL_POLLS_ERROR,
+       "as one error diagnostic");
+    like_str(result->diagnostics[0].message, "cannot add address space 1 to the data layout",
+             "saying what the pass could not do");
+    corral_polls_result_free(result);
+    LLVMDisposeModule(module);
+    LLVMContextDispose(context);
+}
+
 static void test_parse_kinds(void)
 {
     unsigned mask = 0;
@@ -109,6 +132,7 @@ int main(void)
 {
     test_good_module();
     test_bad_module();
+    test_unextendable_data_layout();
     test_parse_kinds();
     return done_testing();
 }

@@ -26,15 +26,30 @@ static void rejects_interior_argument(void)
     tool_result_free(&r);
 }
 
+/* A data layout the C API reads short (a NUL byte in it) once made the pass
+ * hand LLVM a malformed layout: a fatal error, not a diagnostic. */
+static void rejects_unextendable_data_layout(void)
+{
+    tool_result r = tool_run(CORRAL_OPT " '%s/stress/fuzz_findings/data_layout_nul.ll' -o /dev/null",
+                             TESTS_DIR);
+    ok(r.status == 1, "data_layout_nul.ll: exit status 1 (got %d)", r.status);
+    like_str(r.output, "data_layout_nul.ll: cannot add address space 1 to the data layout: "
+                       "the module's data layout holds a NUL byte",
+             "data_layout_nul.ll: the problem is named");
+    ok(r.output && !strstr(r.output, "fatal"), "data_layout_nul.ll: not an LLVM fatal error");
+    tool_result_free(&r);
+}
+
 int main(void)
 {
-    plan(15);
+    plan(18);
     tool_make_temp_dir();
     rejects_interior_argument();
     rejects("invalid_ir_rs4gc_segv.ll", "PHINode should have one entry");
     rejects("invalid_ir_verifier_segv.ll", "does not dominate all uses");
     rejects("invalid_ir_stack_overflow.ll", "llvm.threadlocal.address");
     rejects("invalid_immarg.bc", "immarg operand");
+    rejects_unextendable_data_layout();
     tool_remove_temp_dir();
     return done_testing();
 }
