@@ -10,32 +10,23 @@
  * Built like LLVM itself (-fno-rtti -fno-exceptions).
  */
 #include "data_layout.h"
+extern "C" {
+#include "util.h" /* xstrdup, xstrndup: a copy for the C side to free() */
+}
 
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
-
-#include <cstdlib>
-#include <cstring>
-
-/* A malloc'd copy of what the message says, for the C side to free(). */
-static char *copy_message(const std::string &text)
-{
-    char *copy = static_cast<char *>(std::malloc(text.size() + 1));
-    if (copy)
-        std::memcpy(copy, text.c_str(), text.size() + 1);
-    return copy;
-}
 
 extern "C" char *data_layout_string(LLVMModuleRef module, char **error)
 {
     const std::string &layout = llvm::unwrap(module)->getDataLayoutStr();
     *error = nullptr;
     if (layout.find('\0') != std::string::npos) {
-        *error = copy_message("the module's data layout holds a NUL byte");
+        *error = xstrdup("the module's data layout holds a NUL byte");
         return nullptr;
     }
-    return copy_message(layout);
+    return xstrndup(layout.data(), layout.size());
 }
 
 extern "C" int data_layout_set(LLVMModuleRef module, const char *layout, char **error)
@@ -43,7 +34,8 @@ extern "C" int data_layout_set(LLVMModuleRef module, const char *layout, char **
     llvm::Expected<llvm::DataLayout> parsed = llvm::DataLayout::parse(layout);
     *error = nullptr;
     if (!parsed) {
-        *error = copy_message(llvm::toString(parsed.takeError()));
+        std::string reason = llvm::toString(parsed.takeError());
+        *error = xstrndup(reason.data(), reason.size());
         return -1;
     }
     llvm::unwrap(module)->setDataLayout(*parsed);
