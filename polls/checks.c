@@ -140,6 +140,34 @@ static int call_returns_twice(LLVMValueRef call)
            (callee && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind));
 }
 
+/* Calls that become statepoints: shapes a statepoint cannot take. */
+static void check_statepoint_shape(polls_pass *pass, LLVMValueRef function, LLVMValueRef call,
+                                   call_kind kind)
+{
+    LLVMValueRef callee = called_function(call);
+    const char *callee_name = callee ? value_name(callee) : "(indirect)";
+    if (LLVMIsACallInst(call) && LLVMGetTailCallKind(call) == LLVMTailCallKindMustTail) {
+        pass_error(pass, function, call,
+                   "musttail call to '%s': the call can reach a safepoint, so it must stay "
+                   "a call the collector can walk (a statepoint), never a tail jump; drop "
+                   "musttail, or mark the callee CORRAL_LEAF if it never collects",
+                   callee_name);
+        return;
+    }
+    LLVMTypeRef type = LLVMGetCalledFunctionType(call);
+    /* Managed definitions of this module are rewritten by varargs.c. */
+    int rewritten = callee && (function_flags(pass, callee) & FUNCTION_MANAGED);
+    if (kind == CALL_MANAGED && !rewritten && LLVMIsFunctionVarArg(type) &&
+        LLVMGetTypeKind(LLVMGetReturnType(type)) != LLVMVoidTypeKind)
+        pass_error(pass, function, call,
+                   "%s%s%s that returns a value: a statepoint cannot wrap a varargs call "
+                   "with a result (LLVM 19); return the result through a pointer argument, "
+                   "or pass a va_list",
+                   callee ? "call of external managed varargs function '" :
+                            "indirect call of a varargs function",
+                   callee ? callee_name : "", callee ? "'" : "");
+}
+
 static void check_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef call)
 {
     LLVMValueRef callee = called_function(call);
@@ -153,6 +181,8 @@ static void check_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef cal
     call_kind kind = classify_call(pass, call);
     if (kind == CALL_UNMANAGED || kind == CALL_SAFEPOINT)
         check_call_arguments(pass, function, call, kind);
+    if (kind == CALL_MANAGED || kind == CALL_SAFEPOINT || kind == CALL_UNMANAGED)
+        check_statepoint_shape(pass, function, call, kind);
     if (kind == CALL_MANAGED)
         check_interior_arguments(pass, function, call);
     if (kind == CALL_UNMANAGED && !LLVMIsACallInst(call) && callee &&

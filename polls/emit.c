@@ -25,6 +25,7 @@ LLVMTargetMachineRef emit_create_target_machine(LLVMModuleRef module, const char
     LLVMInitializeX86Target();
     LLVMInitializeX86TargetMC();
     LLVMInitializeX86AsmPrinter();
+    LLVMInitializeX86AsmParser(); /* inline assembly in object output */
 
     char *default_triple = LLVMGetDefaultTargetTriple();
     const char *triple = LLVMGetTarget(module);

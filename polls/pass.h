@@ -145,6 +145,11 @@ void mark_leaf_calls(polls_pass *pass);
  * since a statepoint cannot wrap such a call. */
 void return_varargs_results_through_memory(polls_pass *pass);
 
+/* ---- varargs_pins.c */
+/* Pins references passed through "..." of managed and indirect calls for
+ * the duration of the call; rejects invoke and musttail calls that need it. */
+void pin_variadic_references(polls_pass *pass, LLVMValueRef function);
+
 /* ---- checks.c: rejections done before any transformation. */
 void check_module(polls_pass *pass);
 void check_function(polls_pass *pass, LLVMValueRef function);
@@ -156,6 +161,11 @@ void check_live_across_safepoints(polls_pass *pass, LLVMValueRef function);
 void normalize_function(polls_pass *pass, LLVMValueRef function);
 /* Splits reference-holding aggregates live across safepoints into fields. */
 void split_live_aggregates(polls_pass *pass, LLVMValueRef function);
+
+/* ---- frames.c */
+/* A function with dynamic allocas gets no stack realignment, so code
+ * generation never addresses its slots from a base register. */
+void keep_frame_walkable(polls_pass *pass, LLVMValueRef function);
 
 /* ---- wrappers.c */
 void wrap_unmanaged_calls(polls_pass *pass, LLVMValueRef function);

@@ -245,7 +245,12 @@ static void run_steps(polls_pass *pass)
         check_function(pass, function);
     if (pass->error_count)
         return;
+    FOR_EACH_MANAGED(pass, function)
+        pin_variadic_references(pass, function);
+    if (pass->error_count)
+        return;
     FOR_EACH_MANAGED(pass, function) {
+        keep_frame_walkable(pass, function);
         normalize_function(pass, function);
         wrap_unmanaged_calls(pass, function);
     }

@@ -9,14 +9,15 @@
  *   | ...                     |  <- SP at the call (stackmap offsets from RSP)
  *   lower addresses
  *
- * CFA = SP + stack_size + 8 from the stackmap; with frame pointers it must
- * also equal RBP + 16, which the walker checks on every frame. Functions with
+ * CFA = RBP + 16; SP at a call is CFA - 8 - stack_size, or lower by the
+ * outgoing arguments the call pushed, which the walker checks on every frame. Functions with
  * dynamic allocas report stack size UINT64_MAX: there RBP + 16 is the CFA.
  * Porting to AArch64 means a sibling of this file.
  */
 #ifndef CORRAL_FRAME_X86_64_H
 #define CORRAL_FRAME_X86_64_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define FRAME_DWARF_RBP 6
@@ -27,9 +28,18 @@ static inline uintptr_t frame_cfa_from_fp(uintptr_t frame_pointer)
     return frame_pointer + 16;
 }
 
-static inline uintptr_t frame_cfa_from_sp(uintptr_t stack_pointer, uint64_t stack_size)
+/* Whether SP at a call site fits a frame whose CFA the frame pointer gives.
+ * SP is the fixed frame's bottom, or below it by the outgoing arguments the
+ * call pushed (x86 call-frame optimisation at -O1 and above: such functions
+ * address their slots from RBP, or from RSP with the push already counted).
+ * A frame with dynamic allocas (STACKMAP_DYNAMIC_FRAME) has no fixed size. */
+static inline bool frame_sp_fits_record(uintptr_t stack_pointer, uintptr_t cfa,
+                                        uint64_t stack_size)
 {
-    return stack_pointer + stack_size + 8;
+    if (stack_size == UINT64_MAX)
+        return stack_pointer < cfa && (cfa - stack_pointer) % 8 == 0;
+    uintptr_t fixed_bottom = cfa - 8 - stack_size;
+    return stack_pointer <= fixed_bottom && (fixed_bottom - stack_pointer) % 8 == 0;
 }
 
 static inline uintptr_t frame_return_address(uintptr_t cfa)

@@ -90,8 +90,7 @@ static void walk_segment(corral_thread *thread, frame_anchor anchor, uintptr_t o
             walk_failed(thread, return_address, sp, frames,
                         "a managed return address without a stackmap record");
         uintptr_t cfa = frame_cfa_from_fp(fp);
-        if (record->stack_size != STACKMAP_DYNAMIC_FRAME &&
-            frame_cfa_from_sp(sp, record->stack_size) != cfa)
+        if (!frame_sp_fits_record(sp, cfa, record->stack_size))
             walk_failed(thread, return_address, sp, frames,
                         "the stackmap's frame size disagrees with the frame pointer "
                         "(code built without frame pointers?)");

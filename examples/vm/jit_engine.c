@@ -13,6 +13,7 @@
 
 #include <corral.h>
 #include <corral/abi.h>
+#include <corral/jit.h>
 #include <corral/polls.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/ExecutionEngine.h>
@@ -51,6 +52,8 @@ static const jit_symbol jit_symbols[] = {
     {CORRAL_ABI_POLL_SLOW, (void *)corral_poll_slow, 0},
     {CORRAL_ABI_TO_UNMANAGED, (void *)corral_transition_to_unmanaged, 0},
     {CORRAL_ABI_TO_MANAGED, (void *)corral_transition_to_managed, 0},
+    {CORRAL_ABI_PIN_FOR_CALL, (void *)corral_pin_for_call, 1},
+    {CORRAL_ABI_UNPIN_AFTER_CALL, (void *)corral_unpin_after_call, 1},
     {"corral_alloc_slow", (void *)corral_alloc_slow, 0},
     {"tiny_int_type", (void *)&tiny_int_type, 0},
     {"tiny_pair_type", (void *)&tiny_pair_type, 0},

@@ -30,6 +30,11 @@
 #define CORRAL_ABI_TO_UNMANAGED "corral_transition_to_unmanaged"
 #define CORRAL_ABI_TO_MANAGED "corral_transition_to_managed"
 
+/* Pin count up and down around a call that passes references through "..."
+ * (void fn(ptr addrspace(1)); null is ignored; gc-leaf). */
+#define CORRAL_ABI_PIN_FOR_CALL "corral_pin_for_call"
+#define CORRAL_ABI_UNPIN_AFTER_CALL "corral_unpin_after_call"
+
 /* Annotation strings (clang's annotate attribute) the pass reads. */
 #define CORRAL_ABI_ANNOTATION_LEAF "corral_leaf"
 #define CORRAL_ABI_ANNOTATION_UNMANAGED "corral_unmanaged"

@@ -22,6 +22,12 @@ extern "C" {
 void corral_transition_to_unmanaged(void *return_address, void *frame_address);
 void corral_transition_to_managed(void);
 
+/* Called around a call that passes references through "..." (the pass
+ * emits them, see corral/abi.h): the object stays pinned until the call
+ * returns. Null pins nothing. Leaf. */
+CORRAL_LEAF void corral_pin_for_call(corral_ref object);
+CORRAL_LEAF void corral_unpin_after_call(corral_ref object);
+
 /* The calling thread's TLAB, for generated allocation fast paths (the same
  * bump as corral/alloc.h; fall back to corral_alloc_slow). Leaf. */
 CORRAL_LEAF corral_tlab *corral_current_tlab(void);

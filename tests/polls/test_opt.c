@@ -394,6 +394,32 @@ static void test_rewrites(void)
     free(swap);
     free(fresh);
     free(ir);
+
+    ir = opt_ok("", "varargs_pins.ll");
+    char *pass_refs = ir_function(ir, "pass_refs");
+    ok(pass_refs && appears_before(pass_refs, "@corral_pin_for_call(ptr addrspace(1) %a)",
+                                   "@llvm.experimental.gc.statepoint") &&
+           appears_before(pass_refs, "@corral_pin_for_call(ptr addrspace(1) %b)",
+                          "@llvm.experimental.gc.statepoint"),
+       "references passed through ... are pinned before the call");
+    ok(pass_refs && appears_before(pass_refs, "@llvm.experimental.gc.statepoint",
+                                   "@corral_unpin_after_call(ptr addrspace(1) %a.relocated)") &&
+           strstr(pass_refs, "@corral_unpin_after_call(ptr addrspace(1) %b.relocated)"),
+       "and unpinned after it, through their relocated values");
+    ok(pass_refs && !strstr(pass_refs, "pin_for_call(ptr addrspace(1) null"), "null is not pinned");
+    free(pass_refs);
+    free(ir);
+
+    ir = opt_ok("", "dynamic_frame.ll");
+    char *vla = ir_function(ir, "vla");
+    ok(vla && !strstr(vla, "align 64") && strstr(vla, "@llvm.ptrmask.p0.i64(ptr"),
+       "a 64-byte aligned local beside a VLA is aligned by hand");
+    ok(has_function_attribute(ir, "vla", "\"no-realign-stack\""),
+       "and the dynamically sized frame is never realigned");
+    ok(!has_function_attribute(ir, "fixed", "\"no-realign-stack\""),
+       "a fixed-size frame keeps its realignment");
+    free(vla);
+    free(ir);
 }
 
 static void test_linking(void)
@@ -429,6 +455,10 @@ static void test_bad_ir(void)
         {"bad_aggregate.ll", "bad_aggregate.ll: big: aggregate value '%all' holding references is live across the call to 'g'"},
         {"bad_returns_twice.ll", "bad_returns_twice.ll: jump: call to 'setjmp' returns twice"},
         {"bad_varargs.ll", "bad_varargs.ll: log_value: a managed varargs function that returns a value must be static"},
+        {"bad_musttail.ll", "bad_musttail.ll: tail: musttail call to 'callee': the call can reach a safepoint"},
+        {"bad_indirect_varargs.ll", "bad_indirect_varargs.ll: call_through: indirect call of a varargs function that returns a value"},
+        {"bad_varargs_invoke.ll", "bad_varargs_invoke.ll: pass_refs: invoke of varargs function 'sum' with references among its variadic arguments"},
+        {"bad_varargs_vector.ll", "bad_varargs_vector.ll: pass_vector: variadic argument 2 of 'sum' holds references inside a vector"},
         {"bad_definition_mark.ll", "bad_definition_mark.ll: defined_leaf: a managed definition cannot be marked leaf"},
         {"bad_poll_slow.ll", "bad_poll_slow.ll: corral_poll_slow: the runtime's poll slow path must be declared"},
     };

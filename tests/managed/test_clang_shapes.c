@@ -1,0 +1,223 @@
+/* Shapes of ordinary C that clang compiles differently from the rest of the
+ * suite, each collected while live: calls with arguments on the stack (x86
+ * call-frame optimisation pushes them at -O1 and above), references passed
+ * through "..." and a va_list, variable-length arrays next to an
+ * over-aligned local (a realigned, dynamically sized frame), and inline
+ * assembly. Built at -O0..-O3; every object moves in every collection. */
+#include <corral.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "corral_test.h"
+#include "trees.h"
+
+#define MOVING_STRESS "CORRAL_GC_STRESS=move-all,poison CORRAL_GC_VERIFY=after"
+
+/* Opaque to the optimiser, so calls keep their arguments. */
+static volatile long one = 1;
+
+static noderef fresh_garbage_then_node(long value)
+{
+    new_node(-1); /* garbage below: the next collection slides value's node */
+    return new_node(value);
+}
+
+/* ------------------------------------------------ arguments on the stack */
+
+__attribute__((noinline)) long nine_arguments(long a, long b, noderef c, long d, long e,
+                                              long f, noderef g, long h, noderef i)
+{
+    corral_collect();
+    return a + b + c->value + d + e + f + g->value + h + i->value;
+}
+
+__attribute__((noinline)) long twelve_arguments(noderef a, noderef b, noderef c, noderef d,
+                                                noderef e, noderef f, noderef g, noderef h,
+                                                long k, noderef i, long l, noderef j)
+{
+    make_tree(6);
+    corral_collect();
+    return a->value + b->value + c->value + d->value + e->value + f->value + g->value +
+           h->value + k + i->value + l + j->value;
+}
+
+static void stack_arguments(void *arg)
+{
+    test_start(arg, true);
+    long k = one;
+    noderef x = fresh_garbage_then_node(100), y = fresh_garbage_then_node(1000);
+    noderef z = fresh_garbage_then_node(10000);
+    long first = nine_arguments(k, 2 * k, x, 4 * k, 5 * k, 6 * k, y, 8 * k, z);
+    long second = nine_arguments(k, k, x, k, k, k, y, k, z);
+    is_int(first, 11126, "9 arguments, 3 references, 3 on the stack: callee sees moved objects");
+    is_int(second, 11106, "the caller's references were relocated across the first call");
+    /* Separate locals, not an array: references never live in stack memory. */
+    noderef n0 = fresh_garbage_then_node(1), n1 = fresh_garbage_then_node(2);
+    noderef n2 = fresh_garbage_then_node(4), n3 = fresh_garbage_then_node(8);
+    noderef n4 = fresh_garbage_then_node(16), n5 = fresh_garbage_then_node(32);
+    noderef n6 = fresh_garbage_then_node(64), n7 = fresh_garbage_then_node(128);
+    noderef n8 = fresh_garbage_then_node(256), n9 = fresh_garbage_then_node(512);
+    long sum = twelve_arguments(n0, n1, n2, n3, n4, n5, n6, n7, 3 * k, n8, 5 * k, n9);
+    is_int(sum, 1023 + 8, "12 arguments, 10 references, 6 on the stack");
+    long again = n0->value + n1->value + n2->value + n3->value + n4->value + n5->value +
+                 n6->value + n7->value + n8->value + n9->value;
+    is_int(again, 1023, "references passed on the stack are intact in the caller");
+}
+
+/* printf with many arguments is an unmanaged varargs call pushed the same way. */
+static void many_argument_printf(void *arg)
+{
+    test_start(arg, true);
+    noderef x = fresh_garbage_then_node(7);
+    long k = one;
+    char line[128];
+    int length = snprintf(line, sizeof line, "%ld %ld %ld %ld %ld %ld %ld %ld", k, 2 * k, 3 * k,
+                          4 * k, 5 * k, 6 * k, 7 * k, x->value);
+    corral_collect();
+    int again = snprintf(line, sizeof line, "%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld", k, k, k,
+                         k, k, k, k, k, k, x->value);
+    is_int(length, 15, "snprintf with 10 arguments");
+    is_int(again, 19, "and with 12, around a collection");
+    is_int(x->value, 7, "the reference held across them is relocated");
+}
+
+/* ------------------------------------------------ references through ... */
+
+/* Collects before reading each reference still in the va_list save area. */
+__attribute__((noinline)) void sum_variadic_nodes(long *out, int count, ...)
+{
+    va_list ap;
+    va_start(ap, count);
+    long sum = 0;
+    for (int i = 0; i < count; i++) {
+        make_tree(4);
+        corral_collect();
+        noderef node = va_arg(ap, noderef);
+        sum += node ? node->value : 0;
+    }
+    va_end(ap);
+    *out = sum;
+}
+
+__attribute__((noinline)) void sum_va_list(long *out, int count, va_list ap)
+{
+    long sum = 0;
+    for (int i = 0; i < count; i++) {
+        corral_collect();
+        sum += va_arg(ap, noderef)->value;
+    }
+    *out = sum;
+}
+
+__attribute__((noinline)) void forward_variadic(long *out, int count, ...)
+{
+    va_list ap;
+    va_start(ap, count);
+    sum_va_list(out, count, ap);
+    va_end(ap);
+}
+
+static void (*volatile indirect_sum)(long *, int, ...) = sum_variadic_nodes;
+
+static void variadic_references(void *arg)
+{
+    test_start(arg, true);
+    noderef n0 = fresh_garbage_then_node(1), n1 = fresh_garbage_then_node(10);
+    noderef n2 = fresh_garbage_then_node(100), n3 = fresh_garbage_then_node(1000);
+    noderef n4 = fresh_garbage_then_node(10000), n5 = fresh_garbage_then_node(100000);
+    noderef n6 = fresh_garbage_then_node(1000000);
+    long sum = 0;
+    sum_variadic_nodes(&sum, 7, n0, n1, n2, n3, n4, n5, n6);
+    is_int(sum, 1111111, "7 references through ... (register and stack save areas)");
+    forward_variadic(&sum, 7, n6, n5, n4, n3, n2, n1, n0);
+    is_int(sum, 1111111, "7 references through ... and a va_list passed on");
+    indirect_sum(&sum, 3, n0, (noderef)0, n2);
+    is_int(sum, 101, "through an indirect call, with a null among them");
+    /* Pinned for each call only: under move-all an unpinned object moves. */
+    corral_stats before, after;
+    corral_get_stats(&before);
+    corral_collect();
+    corral_get_stats(&after);
+    ok(after.bytes_moved - before.bytes_moved >= 2 * sizeof(struct node),
+       "no reference stays pinned after the calls (n0 and n6, still live, moved: %llu bytes)",
+       (unsigned long long)(after.bytes_moved - before.bytes_moved));
+    is_int(n0->value + n6->value, 1000001, "and the objects are intact");
+}
+
+/* ------------------------------------------------ dynamically sized frames */
+
+__attribute__((noinline)) long variable_length_frame(int count, noderef node)
+{
+    long vla[count];
+    _Alignas(64) long aligned[8];
+    for (int i = 0; i < count; i++)
+        vla[i] = i;
+    for (int i = 0; i < 8; i++)
+        aligned[i] = 10 * i;
+    noderef local = fresh_garbage_then_node(7);
+    corral_collect();
+    long sum = node->value + local->value + (long)((uintptr_t)aligned % 64);
+    for (int i = 0; i < count; i++)
+        sum += vla[i];
+    for (int i = 0; i < 8; i++)
+        sum += aligned[i];
+    return sum;
+}
+
+__attribute__((noinline)) long over_aligned_alloca(int count, noderef node)
+{
+    long *block = __builtin_alloca_with_align((size_t)count * sizeof(long), 512);
+    for (int i = 0; i < count; i++)
+        block[i] = i;
+    corral_collect();
+    long sum = node->value + (long)((uintptr_t)block % 64);
+    for (int i = 0; i < count; i++)
+        sum += block[i];
+    return sum;
+}
+
+__attribute__((noinline)) long aligned_fixed_frame(noderef node)
+{
+    _Alignas(128) long aligned[4] = {1, 2, 3, 4};
+    corral_collect();
+    return node->value + aligned[0] + aligned[3] + (long)((uintptr_t)aligned % 128);
+}
+
+static void dynamic_frames(void *arg)
+{
+    test_start(arg, true);
+    noderef node = fresh_garbage_then_node(1000);
+    is_int(variable_length_frame((int)(10 * one), node), 1000 + 7 + 45 + 280,
+           "a VLA beside a 64-byte aligned local (the local stays aligned)");
+    is_int(over_aligned_alloca((int)(10 * one), node), 1000 + 45,
+           "a 512-byte aligned alloca()");
+    is_int(aligned_fixed_frame(node), 1005, "a realigned frame of fixed size");
+    is_int(node->value, 1000, "the caller's reference is relocated");
+}
+
+/* ------------------------------------------------ inline assembly */
+
+static void inline_assembly(void *arg)
+{
+    test_start(arg, true);
+    noderef node = fresh_garbage_then_node(41);
+    long value = node->value;
+    __asm__ volatile("pause");
+    __asm__("addq $1, %0" : "+r"(value));
+    corral_collect();
+    is_int(value, 42, "inline assembly compiles and runs");
+    is_int(node->value, 41, "a reference held across it is relocated");
+}
+
+int main(void)
+{
+    plan(5);
+    tap_subtest("calls with arguments on the stack", 60, stack_arguments, MOVING_STRESS);
+    tap_subtest("printf with many arguments", 60, many_argument_printf, MOVING_STRESS);
+    tap_subtest("references passed through varargs", 60, variadic_references, MOVING_STRESS);
+    tap_subtest("VLAs, aligned allocas and realigned frames", 60, dynamic_frames,
+                MOVING_STRESS);
+    tap_subtest("inline assembly", 60, inline_assembly, MOVING_STRESS);
+    return done_testing();
+}
