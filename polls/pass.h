@@ -145,10 +145,19 @@ void mark_leaf_calls(polls_pass *pass);
  * since a statepoint cannot wrap such a call. */
 void return_varargs_results_through_memory(polls_pass *pass);
 
-/* ---- varargs_pins.c */
+/* ---- call_pins.c */
 /* Pins references passed through "..." of managed and indirect calls for
  * the duration of the call; rejects invoke and musttail calls that need it. */
 void pin_variadic_references(polls_pass *pass, LLVMValueRef function);
+/* Pins each of objects (references) around call, or reports why it cannot. */
+void pin_objects_for_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef call,
+                          const value_list *objects);
+
+/* ---- raw_pointers.c */
+/* Computes raw pointers made from references in address space 1 up to
+ * each use, so RS4GC relocates them; pins the object of one passed to a
+ * call that can reach a safepoint. */
+void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function);
 
 /* ---- checks.c: rejections done before any transformation. */
 void check_module(polls_pass *pass);

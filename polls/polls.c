@@ -245,8 +245,10 @@ static void run_steps(polls_pass *pass)
         check_function(pass, function);
     if (pass->error_count)
         return;
-    FOR_EACH_MANAGED(pass, function)
+    FOR_EACH_MANAGED(pass, function) {
         pin_variadic_references(pass, function);
+        keep_raw_pointers_relocatable(pass, function);
+    }
     if (pass->error_count)
         return;
     FOR_EACH_MANAGED(pass, function) {

@@ -1,21 +1,69 @@
 /* call_pins.c — pins that compiled code takes for the duration of one call.
  *
- * The pass (polls/varargs_pins.c) brackets a call that passes references
- * through "..." with these: the copies in the va_list save area are invisible
- * to stackmaps, so their objects must neither move nor die until the call
- * returns. Null is common there (an optional argument) and pins nothing.
+ * The pass brackets a call with these when the callee gets an object's
+ * address where no stackmap sees it (polls/call_pins.c): a reference passed
+ * through "...", or a raw pointer into an object. Such pins nest exactly like
+ * the calls, so each thread keeps them on a stack of its own: no lock, two
+ * stores per call. The collector reads every stopped thread's stack
+ * (call_pins_for_each_from_stw) and leaves those objects' regions in place;
+ * the objects stay alive because the caller still uses them after the call.
+ * Null pins nothing; a thread that is not attached uses the global pin table.
  */
-#include <corral.h>
+#include "call_pins.h"
+
 #include <corral/jit.h>
+#include <stdlib.h>
+#include <urcu.h>
+
+#include "fatal.h"
+#include "thread.h"
+
+static void call_pins_grow(corral_thread *self)
+{
+    uint32_t capacity = self->call_pin_capacity ? 2 * self->call_pin_capacity : 16;
+    void **grown = realloc(self->call_pins, capacity * sizeof *grown);
+    if (!grown)
+        CORRAL_FATAL("out of memory for %u call pins of %s", capacity, self->name);
+    self->call_pins = grown;
+    self->call_pin_capacity = capacity;
+}
 
 void corral_pin_for_call(corral_ref object)
 {
-    if (object)
+    if (!object)
+        return;
+    corral_thread *self = corral_current_thread;
+    if (!self) {
         corral_pin(object);
+        return;
+    }
+    if (self->call_pin_count == self->call_pin_capacity)
+        call_pins_grow(self);
+    self->call_pins[self->call_pin_count++] = (void *)object;
 }
 
 void corral_unpin_after_call(corral_ref object)
 {
-    if (object)
+    if (!object)
+        return;
+    corral_thread *self = corral_current_thread;
+    if (!self) {
         corral_unpin(object);
+        return;
+    }
+    /* The pins of one call are dropped together, in any order: pop one. */
+    if (self->call_pin_count == 0)
+        CORRAL_FATAL("corral_unpin_after_call: %s holds no call pin for %p", self->name,
+                     (void *)object);
+    self->call_pin_count--;
+}
+
+void call_pins_for_each_from_stw(void (*fn)(void *object, void *context), void *context)
+{
+    corral_thread *thread;
+    rcu_read_lock();
+    threads_for_each(thread)
+        for (uint32_t i = 0; i < thread->call_pin_count; i++)
+            fn(thread->call_pins[i], context);
+    rcu_read_unlock();
 }

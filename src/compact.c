@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call_pins.h"
 #include "fatal.h"
 #include "gc.h"
 #include "heap.h"
@@ -301,6 +302,7 @@ static void decide_moving_regions(void)
 {
     heap_region *regions = corral_heap.regions;
     roots_for_each_pinned_from_stw(note_pinned, NULL);
+    call_pins_for_each_from_stw(note_pinned, NULL);
     for (size_t r = 0; r < used_regions; r++)
         regions[r].moves = !regions[r].has_pinned;
     unsigned dense = corral_runtime_config.dense_prefix;

@@ -48,6 +48,9 @@ static void free_handle_blocks(corral_thread *self)
         block = older;
     }
     self->handles = NULL;
+    free(self->call_pins);
+    self->call_pins = NULL;
+    self->call_pin_count = self->call_pin_capacity = 0;
 }
 
 CORRAL_RUNTIME_ENTRY int corral_thread_attach(void)

@@ -106,6 +106,11 @@ typedef struct corral_thread {
     handle_block *handles;    /* current (innermost) handle block */
     struct corral_tlab *tlab; /* the owner's TLS TLAB: the collector resets it */
     uint32_t handle_scope_depth;
+    /* Objects pinned for the duration of one call (src/call_pins.c): a stack,
+     * since such pins nest with the calls. The collector reads them, like the
+     * handles, only once the thread is stopped. */
+    void **call_pins;
+    uint32_t call_pin_count, call_pin_capacity;
     uint64_t parked_at_ns;    /* when it last stopped (for TTSP) */
 
     /* --- identity, fixed after attach */

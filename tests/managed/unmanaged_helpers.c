@@ -17,3 +17,20 @@ long unmanaged_blocking_read(int fd)
     char byte;
     return read(fd, &byte, 1);
 }
+
+/* Reads bytes of a managed object it was handed: the caller pinned it. */
+long unmanaged_sum_bytes(const char *bytes, long length)
+{
+    long sum = 0;
+    for (long i = 0; i < length; i++)
+        sum += bytes[i];
+    return sum;
+}
+
+/* Lets a collection in (managed callback) before reading the bytes: only
+ * the pin the caller holds keeps them where they were. */
+long unmanaged_collect_and_sum(const char *bytes, long length, void *(*collect)(void *))
+{
+    corral_call_managed(collect, NULL);
+    return unmanaged_sum_bytes(bytes, length);
+}

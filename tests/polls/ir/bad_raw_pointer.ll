@@ -1,14 +1,20 @@
-; A reference cast to a plain pointer and used after a call.
+; A raw pointer that is either in an object or in a global, live across a
+; call: it cannot be recomputed from a reference after the call.
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-define void @g() {
-  ret void
-}
+declare void @g()
+@buffer = global [16 x i8] zeroinitializer
 
-define i64 @raw(ptr addrspace(1) %r) {
+define i8 @mixed(ptr addrspace(1) %r, i1 %c) {
+entry:
   %p = addrspacecast ptr addrspace(1) %r to ptr
+  br i1 %c, label %object, label %join
+object:
+  br label %join
+join:
+  %m = phi ptr [ %p, %object ], [ @buffer, %entry ]
   call void @g()
-  %v = load i64, ptr %p
-  ret i64 %v
+  %v = load i8, ptr %m
+  ret i8 %v
 }

@@ -1,4 +1,9 @@
-/* varargs_pins.c — references passed through "..." stay valid for the call.
+/* call_pins.c — objects pinned for the duration of one call.
+ *
+ * Two kinds of argument hold an object's address where no stackmap sees it:
+ * references passed through "..." (below), and raw pointers into an object
+ * (raw_pointers.c decides which; the callee holds the only copy). Both pin
+ * the object around the call with the same pair of runtime calls.
  *
  * A reference passed as a variadic argument lands in memory no stackmap
  * describes: the callee's register save area or the caller's outgoing
@@ -74,36 +79,45 @@ static int variadic_references(polls_pass *pass, LLVMValueRef function, LLVMValu
             continue; /* null: nothing to pin */
         VEC_PUSH(*references, argument);
     }
-    if (references->count == 0)
-        return 0;
-    if (!LLVMIsACallInst(call)) {
-        pass_error(pass, function, call,
-                   "invoke of varargs function '%s' with references among its variadic "
-                   "arguments is not supported (they are pinned for the call, and an invoke "
-                   "has two continuations); call it",
-                   callee_name);
-        return -1;
-    }
-    if (LLVMGetTailCallKind(call) == LLVMTailCallKindMustTail) {
-        pass_error(pass, function, call,
-                   "musttail call of varargs function '%s' with references among its "
-                   "variadic arguments: they must stay pinned until the call returns; "
-                   "drop musttail",
-                   callee_name);
-        return -1;
-    }
     return (int)references->count;
 }
 
-static void pin_around_call(polls_pass *pass, LLVMValueRef call, const value_list *references)
+/* Whether the pin taken before call can be dropped right after it. */
+static int can_unpin_after(polls_pass *pass, LLVMValueRef function, LLVMValueRef call)
 {
+    LLVMValueRef callee = called_function(call);
+    const char *callee_name = callee ? value_name(callee) : "(indirect)";
+    if (!LLVMIsACallInst(call)) {
+        pass_error(pass, function, call,
+                   "invoke of '%s' with a reference through \"...\" or a raw pointer into an "
+                   "object among its arguments is not supported (the object is pinned for "
+                   "the call, and an invoke has two continuations); call it",
+                   callee_name);
+        return 0;
+    }
+    if (LLVMGetTailCallKind(call) == LLVMTailCallKindMustTail) {
+        pass_error(pass, function, call,
+                   "musttail call of '%s' with a reference through \"...\" or a raw pointer "
+                   "into an object among its arguments: the object must stay pinned until "
+                   "the call returns; drop musttail",
+                   callee_name);
+        return 0;
+    }
+    return 1;
+}
+
+void pin_objects_for_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef call,
+                          const value_list *objects)
+{
+    if (!can_unpin_after(pass, function, call))
+        return;
     LLVMPositionBuilderBefore(pass->builder, call);
-    for (size_t i = 0; i < references->count; i++)
-        call_pin_function(pass, CORRAL_ABI_PIN_FOR_CALL, references->items[i]);
+    for (size_t i = 0; i < objects->count; i++)
+        call_pin_function(pass, CORRAL_ABI_PIN_FOR_CALL, objects->items[i]);
     LLVMValueRef after = LLVMGetNextInstruction(call);
     LLVMPositionBuilderBefore(pass->builder, after);
-    for (size_t i = 0; i < references->count; i++)
-        call_pin_function(pass, CORRAL_ABI_UNPIN_AFTER_CALL, references->items[i]);
+    for (size_t i = 0; i < objects->count; i++)
+        call_pin_function(pass, CORRAL_ABI_UNPIN_AFTER_CALL, objects->items[i]);
 }
 
 void pin_variadic_references(polls_pass *pass, LLVMValueRef function)
@@ -117,7 +131,7 @@ void pin_variadic_references(polls_pass *pass, LLVMValueRef function)
                 continue;
             references.count = 0;
             if (variadic_references(pass, function, inst, &references) > 0)
-                pin_around_call(pass, inst, &references);
+                pin_objects_for_call(pass, function, inst, &references);
         }
     free(references.items);
 }

@@ -1,0 +1,311 @@
+/* raw_pointers.c — raw pointers made from references follow their object.
+ *
+ * Managed C reaches the bytes of an object through a plain pointer:
+ * `(char *)b->data`, an addrspacecast to address space 0, perhaps offset
+ * further. RS4GC relocates only address-space-1 values, so such a pointer
+ * live across a safepoint would be stale. The pass keeps the whole
+ * computation in address space 1, as a derived reference RS4GC relocates,
+ * and makes the raw pointer only where it is used:
+ *
+ *   %p = addrspacecast ptr addrspace(1) %b to ptr      %d = gep i8, ptr addrspace(1) %b, 16
+ *   %q = getelementptr i8, ptr %p, i64 16       -->    call @g()            ; %d relocated
+ *   call @g()                                          %q = addrspacecast %d to ptr
+ *   %v = load i8, ptr %q                               %v = load i8, ptr %q
+ *
+ * GEPs, phis and selects whose pointer operands all come from references
+ * are rebuilt in address space 1; every other user gets its own cast just
+ * before it (a phi that mixes in other pointers gets it in the incoming
+ * block, and stays a raw pointer the checks may still reject). A cast back
+ * to address space 1 is folded away.
+ *
+ * A raw pointer passed to a call that can reach a safepoint (managed code,
+ * unmanaged C through its wrapper) pins its object for the call, as CoreCLR
+ * pins an array passed to native code: the callee holds the only copy.
+ */
+#include "pass.h"
+
+#include <stdlib.h>
+
+/* Where an address leaves address space 1. */
+static int is_raw_cast(LLVMValueRef value)
+{
+    return LLVMIsAAddrSpaceCastInst(value) &&
+           type_is_gc_pointer(LLVMTypeOf(LLVMGetOperand(value, 0))) &&
+           !type_contains_gc_pointer(LLVMTypeOf(value));
+}
+
+/* A null or undefined pointer operand fits either address space. */
+static int is_null_like(LLVMValueRef value)
+{
+    return LLVMIsAConstantPointerNull(value) || LLVMIsUndef(value) || LLVMIsPoison(value);
+}
+
+/* Does user pass operand (a raw pointer from a reference) on as a pointer
+ * it could compute in address space 1? */
+static int carries_pointer(LLVMValueRef user, LLVMValueRef operand)
+{
+    if (LLVMGetTypeKind(LLVMTypeOf(user)) != LLVMPointerTypeKind)
+        return 0;
+    if (LLVMIsAGetElementPtrInst(user))
+        return LLVMGetOperand(user, 0) == operand;
+    if (LLVMIsASelectInst(user))
+        return LLVMGetOperand(user, 0) != operand;
+    return LLVMIsAPHINode(user) != NULL;
+}
+
+static int is_candidate(const ptrmap *candidates, LLVMValueRef value)
+{
+    uintptr_t live = 0;
+    return ptrmap_get(candidates, value, &live) && live;
+}
+
+/* The pointer operands a candidate needs in address space 1. */
+static int candidate_operands_fit(LLVMValueRef value, const ptrmap *candidates)
+{
+    if (is_raw_cast(value))
+        return 1;
+    if (LLVMIsAGetElementPtrInst(value))
+        return is_candidate(candidates, LLVMGetOperand(value, 0));
+    unsigned first = LLVMIsASelectInst(value) ? 1 : 0;
+    unsigned count = LLVMIsAPHINode(value) ? LLVMCountIncoming(value) : 3;
+    for (unsigned i = first; i < count; i++) {
+        LLVMValueRef operand = LLVMGetOperand(value, i);
+        if (!is_candidate(candidates, operand) && !is_null_like(operand))
+            return 0;
+    }
+    return 1;
+}
+
+/* Every raw pointer of function that can be computed in address space 1:
+ * candidates maps each to 1 (0 once dropped); order lists them. */
+static void collect_candidates(LLVMValueRef function, ptrmap *candidates, value_list *order)
+{
+    value_list found = {0};
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst))
+            if (is_raw_cast(inst)) {
+                ptrmap_put(candidates, inst, 1);
+                VEC_PUSH(found, inst);
+            }
+    for (size_t next = 0; next < found.count; next++) {
+        LLVMValueRef value = found.items[next];
+        for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
+            LLVMValueRef user = LLVMGetUser(use);
+            if (!ptrmap_contains(candidates, user) && carries_pointer(user, value)) {
+                ptrmap_put(candidates, user, 1);
+                VEC_PUSH(found, user);
+            }
+        }
+    }
+    /* Drop what depends on a pointer from elsewhere, until nothing changes. */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < found.count; i++)
+            if (is_candidate(candidates, found.items[i]) &&
+                !candidate_operands_fit(found.items[i], candidates)) {
+                ptrmap_put(candidates, found.items[i], 0);
+                changed = 1;
+            }
+    }
+    for (size_t i = 0; i < found.count; i++)
+        if (is_candidate(candidates, found.items[i]))
+            VEC_PUSH(*order, found.items[i]);
+    free(found.items);
+}
+
+/* ---- rebuilding in address space 1 */
+
+typedef struct rebuild {
+    polls_pass *pass;
+    ptrmap candidates; /* raw value -> 1 while it is rebuilt */
+    ptrmap rebuilt;    /* raw value -> its address-space-1 twin */
+    value_list order;
+} rebuild;
+
+static LLVMTypeRef reference_type(polls_pass *pass)
+{
+    return LLVMPointerTypeInContext(pass->context, GC_ADDRESS_SPACE);
+}
+
+static LLVMValueRef twin(rebuild *r, LLVMValueRef raw);
+
+static LLVMValueRef twin_operand(rebuild *r, LLVMValueRef operand)
+{
+    return is_null_like(operand) ? LLVMConstNull(reference_type(r->pass)) : twin(r, operand);
+}
+
+static LLVMValueRef build_twin(rebuild *r, LLVMValueRef raw)
+{
+    LLVMBuilderRef builder = r->pass->builder;
+    if (is_raw_cast(raw))
+        return LLVMGetOperand(raw, 0);
+    if (LLVMIsAPHINode(raw)) {
+        LLVMPositionBuilderBefore(builder, raw);
+        return LLVMBuildPhi(builder, reference_type(r->pass), value_name(raw));
+    }
+    if (LLVMIsASelectInst(raw)) {
+        LLVMValueRef when_true = twin_operand(r, LLVMGetOperand(raw, 1));
+        LLVMValueRef when_false = twin_operand(r, LLVMGetOperand(raw, 2));
+        LLVMPositionBuilderBefore(builder, raw);
+        return LLVMBuildSelect(builder, LLVMGetOperand(raw, 0), when_true, when_false,
+                               value_name(raw));
+    }
+    /* getelementptr */
+    LLVMValueRef base = twin(r, LLVMGetOperand(raw, 0));
+    unsigned count = (unsigned)LLVMGetNumOperands(raw) - 1;
+    LLVMValueRef *indices = xcalloc(count + 1, sizeof *indices);
+    for (unsigned i = 0; i < count; i++)
+        indices[i] = LLVMGetOperand(raw, i + 1);
+    LLVMPositionBuilderBefore(builder, raw);
+    LLVMTypeRef element = LLVMGetGEPSourceElementType(raw);
+    LLVMValueRef gep = LLVMIsInBounds(raw)
+                           ? LLVMBuildInBoundsGEP2(builder, element, base, indices, count, "")
+                           : LLVMBuildGEP2(builder, element, base, indices, count, "");
+    free(indices);
+    return gep;
+}
+
+static LLVMValueRef twin(rebuild *r, LLVMValueRef raw)
+{
+    uintptr_t known = 0;
+    if (ptrmap_get(&r->rebuilt, raw, &known))
+        return (LLVMValueRef)known;
+    LLVMValueRef made = build_twin(r, raw);
+    ptrmap_put(&r->rebuilt, raw, (uintptr_t)made);
+    return made;
+}
+
+static void fill_phi_twins(rebuild *r)
+{
+    for (size_t i = 0; i < r->order.count; i++) {
+        LLVMValueRef raw = r->order.items[i];
+        if (!LLVMIsAPHINode(raw))
+            continue;
+        LLVMValueRef phi = twin(r, raw);
+        for (unsigned k = 0; k < LLVMCountIncoming(raw); k++) {
+            LLVMValueRef value = twin_operand(r, LLVMGetIncomingValue(raw, k));
+            LLVMBasicBlockRef block = LLVMGetIncomingBlock(raw, k);
+            LLVMAddIncoming(phi, &value, &block, 1);
+        }
+    }
+}
+
+/* The raw pointer again, made just before user reads it. */
+static LLVMValueRef cast_for_user(rebuild *r, LLVMValueRef raw, LLVMValueRef user,
+                                  unsigned operand_index)
+{
+    LLVMBuilderRef builder = r->pass->builder;
+    if (LLVMIsAPHINode(user)) {
+        LLVMBasicBlockRef from = LLVMGetIncomingBlock(user, operand_index);
+        LLVMPositionBuilderBefore(builder, LLVMGetBasicBlockTerminator(from));
+    } else {
+        LLVMPositionBuilderBefore(builder, user);
+    }
+    return LLVMBuildAddrSpaceCast(builder, twin(r, raw), LLVMTypeOf(raw), "");
+}
+
+/* Points every user outside the rebuilt set at a cast made where it is
+ * used; a cast back to address space 1 becomes the twin itself. */
+static void redirect_users(rebuild *r, LLVMValueRef raw)
+{
+    LLVMUseRef use;
+    while ((use = LLVMGetFirstUse(raw))) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (is_candidate(&r->candidates, user)) {
+            /* Rebuilt too; its old form is erased with this one. */
+            unsigned operands = (unsigned)LLVMGetNumOperands(user);
+            for (unsigned i = 0; i < operands; i++)
+                if (LLVMGetOperand(user, i) == raw)
+                    LLVMSetOperand(user, i, LLVMGetUndef(LLVMTypeOf(raw)));
+            continue;
+        }
+        if (LLVMIsAAddrSpaceCastInst(user) && type_is_gc_pointer(LLVMTypeOf(user))) {
+            LLVMReplaceAllUsesWith(user, twin(r, raw));
+            LLVMInstructionEraseFromParent(user);
+            continue;
+        }
+        unsigned operands = (unsigned)LLVMGetNumOperands(user);
+        for (unsigned i = 0; i < operands; i++)
+            if (LLVMGetOperand(user, i) == raw)
+                LLVMSetOperand(user, i, cast_for_user(r, raw, user, i));
+    }
+}
+
+static void rebuild_in_reference_space(rebuild *r)
+{
+    for (size_t i = 0; i < r->order.count; i++)
+        twin(r, r->order.items[i]);
+    fill_phi_twins(r);
+    for (size_t i = 0; i < r->order.count; i++)
+        redirect_users(r, r->order.items[i]);
+    for (size_t i = 0; i < r->order.count; i++)
+        LLVMInstructionEraseFromParent(r->order.items[i]);
+}
+
+/* ---- pins for calls that receive a raw pointer */
+
+/* The object a derived reference points into, or NULL when a phi or select
+ * mixes offsets and no single value names it. */
+static LLVMValueRef object_of(LLVMValueRef derived, int depth)
+{
+    while (LLVMIsAGetElementPtrInst(derived))
+        derived = LLVMGetOperand(derived, 0);
+    if (depth > 8)
+        return NULL;
+    if (LLVMIsAPHINode(derived) || LLVMIsASelectInst(derived)) {
+        unsigned first = LLVMIsASelectInst(derived) ? 1 : 0;
+        unsigned count = LLVMIsAPHINode(derived) ? LLVMCountIncoming(derived) : 3;
+        for (unsigned i = first; i < count; i++) {
+            LLVMValueRef operand = LLVMGetOperand(derived, i);
+            if (!is_null_like(operand) && object_of(operand, depth + 1) != operand)
+                return NULL;
+        }
+    }
+    return derived;
+}
+
+static void pin_raw_arguments(polls_pass *pass, LLVMValueRef function, LLVMValueRef call)
+{
+    value_list objects = {0};
+    unsigned count = LLVMGetNumArgOperands(call);
+    for (unsigned i = 0; i < count; i++) {
+        LLVMValueRef argument = LLVMGetOperand(call, i);
+        if (!is_raw_cast(argument))
+            continue;
+        LLVMValueRef object = object_of(LLVMGetOperand(argument, 0), 0);
+        if (!object) {
+            LLVMValueRef callee = called_function(call);
+            pass_error(pass, function, call,
+                       "raw pointer passed to '%s' (argument %u) points into an object the "
+                       "pass cannot name (a phi or select of different offsets): pin the "
+                       "object around the call (corral_pin)",
+                       callee ? value_name(callee) : "(indirect)", i + 1);
+            continue;
+        }
+        VEC_PUSH(objects, object);
+    }
+    if (objects.count)
+        pin_objects_for_call(pass, function, call, &objects);
+    free(objects.items);
+}
+
+void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function)
+{
+    rebuild r = {.pass = pass};
+    ptrmap_init(&r.candidates);
+    ptrmap_init(&r.rebuilt);
+    collect_candidates(function, &r.candidates, &r.order);
+    if (r.order.count)
+        rebuild_in_reference_space(&r);
+    free(r.order.items);
+    ptrmap_free(&r.candidates);
+    ptrmap_free(&r.rebuilt);
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst))
+            if (is_call_site(inst) && call_is_statepoint(pass, inst))
+                pin_raw_arguments(pass, function, inst);
+}

@@ -1,0 +1,8 @@
+/* call_pins.h — objects pinned by compiled code for one call (call_pins.c). */
+#ifndef CORRAL_CALL_PINS_H
+#define CORRAL_CALL_PINS_H
+
+/* Calls fn for every object some stopped thread pinned for a call. */
+void call_pins_for_each_from_stw(void (*fn)(void *object, void *context), void *context);
+
+#endif /* CORRAL_CALL_PINS_H */
