@@ -54,6 +54,13 @@ typedef struct varargs_wrapper {
     LLVMValueRef wrapper;
 } varargs_wrapper;
 
+/* An invoke site's wrapper unwinds through its caller's personality. */
+typedef struct invoke_wrapper {
+    LLVMValueRef callee;
+    LLVMValueRef personality;
+    LLVMValueRef wrapper;
+} invoke_wrapper;
+
 typedef struct polls_pass {
     LLVMModuleRef module;
     LLVMContextRef context;
@@ -69,6 +76,7 @@ typedef struct polls_pass {
     ptrmap function_flags;        /* LLVMValueRef function -> enum function_flags */
     ptrmap wrappers;              /* callee -> wrapper, for non-varargs callees */
     VEC(varargs_wrapper) varargs_wrappers;
+    VEC(invoke_wrapper) invoke_wrappers;
     unsigned wrappers_created;
 
     LLVMValueRef poll_function; /* gc.safepoint_poll */

@@ -11,6 +11,9 @@
  *
  * One wrapper per callee; a varargs callee gets one per list of argument
  * types, since RS4GC cannot wrap a non-void varargs call in a statepoint.
+ * An invoke site gets a wrapper that invokes the callee too, with a cleanup
+ * that calls corral_transition_to_managed before the exception unwinds into
+ * managed code (a thread must never run managed code while UNMANAGED).
  */
 #include "pass.h"
 
@@ -78,6 +81,32 @@ static void copy_argument_attributes(LLVMValueRef from, int from_is_call, LLVMVa
     }
 }
 
+/* The callee's result, called plainly or, when the wrapper has a
+ * personality (it serves invoke sites), invoked with a cleanup that makes
+ * the thread MANAGED again before the exception reaches managed code. */
+static LLVMValueRef call_callee(polls_pass *pass, LLVMValueRef wrapper, LLVMValueRef callee,
+                                LLVMTypeRef callee_type, LLVMValueRef *args, unsigned count,
+                                LLVMTypeRef to_managed_type, LLVMValueRef to_managed)
+{
+    if (!LLVMHasPersonalityFn(wrapper))
+        return LLVMBuildCall2(pass->builder, callee_type, callee, args, count, "");
+    LLVMContextRef context = pass->context;
+    LLVMBasicBlockRef returned = LLVMAppendBasicBlockInContext(context, wrapper, "returned");
+    LLVMBasicBlockRef unwound = LLVMAppendBasicBlockInContext(context, wrapper, "unwound");
+    LLVMValueRef result = LLVMBuildInvoke2(pass->builder, callee_type, callee, args, count,
+                                           returned, unwound, "");
+    LLVMPositionBuilderAtEnd(pass->builder, unwound);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+    LLVMTypeRef fields[2] = {ptr, LLVMInt32TypeInContext(context)};
+    LLVMTypeRef landing_type = LLVMStructTypeInContext(context, fields, 2, 0);
+    LLVMValueRef landing = LLVMBuildLandingPad(pass->builder, landing_type, NULL, 0, "");
+    LLVMSetCleanup(landing, 1);
+    build_leaf_call(pass, to_managed_type, to_managed, NULL, 0);
+    LLVMBuildResume(pass->builder, landing);
+    LLVMPositionBuilderAtEnd(pass->builder, returned);
+    return result;
+}
+
 static void build_wrapper_body(polls_pass *pass, LLVMValueRef wrapper, LLVMValueRef callee,
                                LLVMTypeRef callee_type, LLVMValueRef attribute_source,
                                int source_is_call)
@@ -107,7 +136,8 @@ static void build_wrapper_body(polls_pass *pass, LLVMValueRef wrapper, LLVMValue
     unsigned count = LLVMCountParams(wrapper);
     LLVMValueRef *args = xcalloc(count, sizeof *args);
     LLVMGetParams(wrapper, args);
-    LLVMValueRef result = LLVMBuildCall2(pass->builder, callee_type, callee, args, count, "");
+    LLVMValueRef result = call_callee(pass, wrapper, callee, callee_type, args, count,
+                                      to_managed_type, to_managed);
     copy_argument_attributes(attribute_source, source_is_call, result, 1, count);
     free(args);
 
@@ -120,12 +150,15 @@ static void build_wrapper_body(polls_pass *pass, LLVMValueRef wrapper, LLVMValue
 
 static LLVMValueRef create_wrapper(polls_pass *pass, LLVMValueRef callee, LLVMTypeRef callee_type,
                                    LLVMTypeRef wrapper_type, LLVMValueRef attribute_source,
-                                   int source_is_call)
+                                   int source_is_call, LLVMValueRef personality)
 {
-    char *name = xasprintf(WRAPPER_PREFIX "%s", value_name(callee));
+    char *name = xasprintf(WRAPPER_PREFIX "%s%s", personality ? "invoke." : "",
+                           value_name(callee));
     LLVMValueRef wrapper = LLVMAddFunction(pass->module, name, wrapper_type);
     free(name);
     LLVMSetLinkage(wrapper, LLVMInternalLinkage);
+    if (personality)
+        LLVMSetPersonalityFn(wrapper, personality);
     unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", strlen("noinline"));
     LLVMAddAttributeAtIndex(wrapper, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(pass->context, noinline, 0));
@@ -148,8 +181,24 @@ static LLVMValueRef wrapper_for_callee(polls_pass *pass, LLVMValueRef callee)
     if (ptrmap_get(&pass->wrappers, callee, &found))
         return (LLVMValueRef)found;
     LLVMTypeRef type = LLVMGlobalGetValueType(callee);
-    LLVMValueRef wrapper = create_wrapper(pass, callee, type, type, callee, 0);
+    LLVMValueRef wrapper = create_wrapper(pass, callee, type, type, callee, 0, NULL);
     ptrmap_put(&pass->wrappers, callee, (uintptr_t)wrapper);
+    return wrapper;
+}
+
+/* An invoke site's wrapper: one per callee and personality function. */
+static LLVMValueRef wrapper_for_invoke(polls_pass *pass, LLVMValueRef callee,
+                                       LLVMValueRef personality)
+{
+    for (size_t i = 0; i < pass->invoke_wrappers.count; i++) {
+        invoke_wrapper *known = &pass->invoke_wrappers.items[i];
+        if (known->callee == callee && known->personality == personality)
+            return known->wrapper;
+    }
+    LLVMTypeRef type = LLVMGlobalGetValueType(callee);
+    LLVMValueRef wrapper = create_wrapper(pass, callee, type, type, callee, 0, personality);
+    invoke_wrapper entry = {callee, personality, wrapper};
+    VEC_PUSH(pass->invoke_wrappers, entry);
     return wrapper;
 }
 
@@ -176,7 +225,7 @@ static LLVMValueRef wrapper_for_varargs_call(polls_pass *pass, LLVMValueRef call
             return known->wrapper;
     }
     LLVMValueRef wrapper =
-        create_wrapper(pass, callee, LLVMGetCalledFunctionType(call), call_type, call, 1);
+        create_wrapper(pass, callee, LLVMGetCalledFunctionType(call), call_type, call, 1, NULL);
     varargs_wrapper entry = {callee, call_type, wrapper};
     VEC_PUSH(pass->varargs_wrappers, entry);
     return wrapper;
@@ -194,7 +243,10 @@ static void reroute_call(polls_pass *pass, LLVMValueRef call, LLVMValueRef calle
 {
     LLVMTypeRef callee_type = LLVMGlobalGetValueType(callee);
     if (!LLVMIsFunctionVarArg(callee_type)) {
-        LLVMValueRef wrapper = wrapper_for_callee(pass, callee);
+        LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+        LLVMValueRef wrapper = LLVMIsAInvokeInst(call)
+                                   ? wrapper_for_invoke(pass, callee, LLVMGetPersonalityFn(caller))
+                                   : wrapper_for_callee(pass, callee);
         LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, wrapper);
         if (LLVMIsACallInst(call))
             LLVMSetTailCallKind(call, LLVMTailCallKindNone);

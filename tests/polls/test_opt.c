@@ -434,6 +434,20 @@ static void test_rewrites(void)
     free(raw);
     free(ir);
 
+    ir = opt_ok("", "invoke_unmanaged.ll");
+    char *catcher = ir_function(ir, "catcher");
+    like_str(catcher, "@corral.unmanaged.invoke.may_throw, i32 1",
+             "an invoke of unmanaged C goes through an invoking wrapper");
+    like_str(catcher, "@corral.unmanaged.may_throw, i32 1", "a plain call through the plain one");
+    char *wrapper = ir_function(ir, "corral.unmanaged.invoke.may_throw");
+    ok(wrapper && strstr(wrapper, "personality ptr @__gxx_personality_v0") &&
+           appears_before(wrapper, "landingpad", "@corral_transition_to_managed()") &&
+           appears_before(wrapper, "cleanup", "resume"),
+       "whose unwind path makes the thread MANAGED before resuming the exception");
+    free(wrapper);
+    free(catcher);
+    free(ir);
+
     ir = opt_ok("", "dynamic_frame.ll");
     char *vla = ir_function(ir, "vla");
     ok(vla && !strstr(vla, "align 64") && strstr(vla, "@llvm.ptrmask.p0.i64(ptr"),
