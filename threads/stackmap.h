@@ -121,7 +121,9 @@ const char *stackmap_record_problem(const stackmap_record *record);
  * (within the input or with earlier tables) are accepted when the records are
  * identical and rejected when they conflict. A function at address 0 (a table
  * taken from an unlinked object file) is rejected. Returns 0, or -1 with
- * "ORIGIN: offset N: what is wrong (expected ...)" in error. */
+ * "ORIGIN: offset N: what is wrong (expected ...)" in error. It may wait for
+ * an RCU grace period, which a collection in progress delays: never call it
+ * from a MANAGED thread (corral_register_stackmaps goes UNMANAGED first). */
 int stackmap_registry_add(const uint8_t *bytes, size_t length, const char *origin,
                           char *error, size_t error_size);
 /* Registers the section linked into the executable between
