@@ -1280,6 +1280,16 @@ static void unlock_registry(void)
         CORRAL_FATAL("stackmap registry: pthread_mutex_unlock failed with %d", rc);
 }
 
+void stackmap_registry_lock_for_fork(void)
+{
+    lock_registry();
+}
+
+void stackmap_registry_unlock_after_fork(void)
+{
+    unlock_registry();
+}
+
 int stackmap_registry_add(const uint8_t *bytes, size_t length, const char *origin,
                           char *error, size_t error_size)
 {
