@@ -166,7 +166,9 @@ int corral_init(const corral_options *options);
  * code generated or loaded after corral_init: a JIT's module, a dlopen'ed
  * library of managed code. Call it before that code runs. origin names the
  * code in error messages. Returns 0, or CORRAL_ERROR_STACKMAPS with
- * corral_last_error() naming the offset and what is wrong. Any thread. */
+ * corral_last_error() naming the offset and what is wrong. Any thread; a
+ * MANAGED caller is UNMANAGED while it runs (a collection may move objects:
+ * keep references in handles across it). */
 int corral_register_stackmaps(const void *section, size_t size, const char *origin);
 /* Last error message of this thread (never NULL). */
 const char *corral_last_error(void);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "entry.h"
 #include "fatal.h"
 #include "gc.h"
 #include "heap.h"
@@ -68,7 +69,7 @@ int corral_init(const corral_options *options)
     return status;
 }
 
-int corral_register_stackmaps(const void *section, size_t size, const char *origin)
+static int register_stackmaps(const void *section, size_t size, const char *origin)
 {
     char error[512];
     if (stackmap_registry_add(section, size, origin ? origin : "registered code", error,
@@ -77,6 +78,31 @@ int corral_register_stackmaps(const void *section, size_t size, const char *orig
         return CORRAL_ERROR_STACKMAPS;
     }
     return 0;
+}
+
+/* A MANAGED caller registers as UNMANAGED, as HotSpot blocks a JIT thread in
+ * the VM: growing the index waits for an RCU grace period, and a collection
+ * holds its read lock until every MANAGED thread stops, so a MANAGED thread
+ * waiting there (or for the registry lock of one that does) deadlocks the
+ * process. Deferring the free with call_rcu alone would not do: call_rcu
+ * wants a registered RCU thread and an unattached caller ("any thread") is
+ * not one, while its grace period under the registry lock still blocks the
+ * MANAGED threads queued behind it; parsing a large table MANAGED would also
+ * hold up every stop. UNMANAGED, the wait lasts at most until the current
+ * collection ends, a few times in a process's life (the index doubles). */
+CORRAL_RUNTIME_ENTRY int corral_register_stackmaps(const void *section, size_t size,
+                                                   const char *origin)
+{
+    corral_thread *self = corral_current_thread;
+    if (!self || atomic_load_explicit(&self->state, memory_order_relaxed) != THREAD_MANAGED)
+        return register_stackmaps(section, size, origin);
+    /* Called from managed code: its frame becomes the anchor the walker starts from. */
+    RUNTIME_ENTER(self);
+    thread_publish_stopped(self, THREAD_UNMANAGED);
+    int status = register_stackmaps(section, size, origin);
+    thread_resume_managed(self);
+    RUNTIME_LEAVE(self);
+    return status;
 }
 
 void corral_shutdown(void)

@@ -24,6 +24,8 @@ void roots_visit_handles_from_stw(corral_thread *thread, corral_visit_fn visit, 
 /* Calls fn on every pinned object (to keep their regions in place). */
 void roots_for_each_pinned_from_stw(void (*fn)(void *object, void *context), void *context);
 bool roots_is_pinned_from_stw(const void *object);
+/* Entries the pin table has room for (tests: it follows the pins held). */
+size_t roots_pin_table_capacity(void);
 
 /* After marking: clears weak handles whose target is not marked. */
 void roots_clear_dead_weak_from_stw(bool (*is_marked)(const void *object));

@@ -124,6 +124,41 @@ static void coordinate(corral_thread *self, uint32_t odd_epoch, stopped_world_fn
     gc_epoch_wake_all();
 }
 
+/* Moves the epoch from even to odd, waiting out a collection in progress. */
+static uint32_t take_epoch(void)
+{
+    for (;;) {
+        uint32_t epoch = atomic_load_explicit(&corral_gc_epoch, memory_order_acquire);
+        if (gc_epoch_in_progress(epoch)) {
+            gc_epoch_wait_change(epoch);
+            continue;
+        }
+        if (atomic_compare_exchange_strong_explicit(&corral_gc_epoch, &epoch, epoch + 1,
+                                                    memory_order_seq_cst, memory_order_acquire))
+            return epoch + 1;
+    }
+}
+
+uint32_t world_stop_for_fork(void)
+{
+    uint32_t odd_epoch = take_epoch();
+    stop_report report = {.request_ns = monotonic_ns(), .epoch = odd_epoch};
+    transition_coordinator_barrier();
+    poll_arm();
+    /* The read lock keeps the snapshot's records alive while we wait on them. */
+    rcu_read_lock();
+    stop_all_threads(&report);
+    rcu_read_unlock();
+    return odd_epoch;
+}
+
+void world_restart_after_fork(uint32_t odd_epoch)
+{
+    poll_disarm();
+    atomic_store_explicit(&corral_gc_epoch, odd_epoch + 1, memory_order_seq_cst);
+    gc_epoch_wake_all();
+}
+
 bool world_collect(corral_thread *self, stopped_world_fn body, void *context)
 {
     CORRAL_CHECK(atomic_load_explicit(&self->state, memory_order_relaxed) == THREAD_MANAGED,

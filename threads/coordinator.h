@@ -37,6 +37,13 @@ typedef void (*stopped_world_fn)(stop_report *report, void *context);
  * collection runs. Returns true when this thread ran body. */
 bool world_collect(corral_thread *self, stopped_world_fn body, void *context);
 
+/* Stops the world for fork() without collecting: waits out a collection in
+ * progress, then until every registered thread is PARKED or UNMANAGED (the
+ * caller must not be MANAGED). Returns the odd epoch it holds; nothing can
+ * collect or leave a stopped state until world_restart_after_fork(epoch). */
+uint32_t world_stop_for_fork(void);
+void world_restart_after_fork(uint32_t odd_epoch);
+
 /* Parks the calling thread until the current collection (if any) is over. */
 void world_park_self(corral_thread *self);
 

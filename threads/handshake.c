@@ -27,6 +27,9 @@
 
 /* One handshake at a time, process-wide: requesters serialise here. */
 static pthread_mutex_t handshake_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Whether the requester holding handshake_lock has armed the poll. Writer and
+ * reader: that requester, under the lock; a fork child (its only thread). */
+static bool handshake_armed;
 
 static void run_claimed(corral_thread *target)
 {
@@ -64,6 +67,22 @@ bool thread_handshake_running_on_behalf(corral_thread *self)
            !atomic_load_explicit(&self->handshake_done, memory_order_acquire);
 }
 
+/* A requester may hold handshake_lock while stopped (parked in its wait loop,
+ * or waiting to resume): at fork time, a thread the child lacks. */
+void thread_handshake_forget_in_child(corral_thread *survivor)
+{
+    if (pthread_mutex_trylock(&handshake_lock) != 0) {
+        if (handshake_armed)
+            poll_disarm();
+        handshake_armed = false;
+        pthread_mutex_init(&handshake_lock, NULL);
+    } else {
+        pthread_mutex_unlock(&handshake_lock);
+    }
+    if (survivor)
+        atomic_store_explicit(&survivor->handshake_pending, 0, memory_order_relaxed);
+}
+
 /* A collection may be waiting for us while we wait for the target. */
 static void park_if_collection_requested(corral_thread *self)
 {
@@ -94,6 +113,7 @@ void thread_handshake(corral_thread *self, corral_thread *target, handshake_fn o
     /* Our half of the Dekker pair in membarrier mode (see transition.c). */
     transition_coordinator_barrier();
     poll_arm();
+    handshake_armed = true;
     for (unsigned spins = 0;; spins++) {
         if (atomic_load_explicit(&target->handshake_done, memory_order_acquire))
             break;
@@ -110,6 +130,7 @@ void thread_handshake(corral_thread *self, corral_thread *target, handshake_fn o
     while (!atomic_load_explicit(&target->handshake_done, memory_order_acquire))
         sched_yield();
     atomic_store_explicit(&target->handshake_pending, 0, memory_order_seq_cst);
+    handshake_armed = false;
     poll_disarm();
     pthread_mutex_unlock(&handshake_lock);
 }

@@ -4,32 +4,16 @@
 #include <pthread.h>
 #include <urcu.h>
 
-#include "fatal.h"
+#include "fork.h"
 
 /* Held around corral's liburcu registry calls (any thread) and by fork's
  * prepare handler until the parent and child handlers release it. */
 static pthread_mutex_t rcu_fork_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void lock_for_fork(void)
-{
-    pthread_mutex_lock(&rcu_fork_lock);
-}
-
-static void unlock_after_fork(void)
-{
-    pthread_mutex_unlock(&rcu_fork_lock);
-}
-
-static void install_fork_handlers(void)
-{
-    if (pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork) != 0)
-        CORRAL_FATAL("pthread_atfork for the RCU registry failed");
-}
-
+/* Every fork handler lives in fork.c, which orders this lock among the others. */
 static void enter(void)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, install_fork_handlers);
+    fork_handlers_install();
     pthread_mutex_lock(&rcu_fork_lock);
 }
 
@@ -51,5 +35,26 @@ void rcu_fork_synchronize(void)
 {
     enter();
     synchronize_rcu();
+    pthread_mutex_unlock(&rcu_fork_lock);
+}
+
+/* call_rcu's threads pause outside their grace periods (liburcu's own fork
+ * protocol), so none holds liburcu's locks when the address space is copied;
+ * the child gets a fresh call_rcu thread for callbacks queued before. */
+void rcu_fork_prepare(void)
+{
+    pthread_mutex_lock(&rcu_fork_lock);
+    call_rcu_before_fork();
+}
+
+void rcu_fork_parent(void)
+{
+    call_rcu_after_fork_parent();
+    pthread_mutex_unlock(&rcu_fork_lock);
+}
+
+void rcu_fork_child(void)
+{
+    call_rcu_after_fork_child();
     pthread_mutex_unlock(&rcu_fork_lock);
 }

@@ -5,7 +5,7 @@
  * fork hooks for it: a child forked while another thread held it deadlocks at
  * its first registration (a GC worker of a pool the child starts). Every
  * corral call into those goes through here, under rcu_fork_lock, and fork()
- * takes rcu_fork_lock first (pthread_atfork), so no corral thread is inside
+ * takes rcu_fork_lock (fork.c's handlers), so no corral thread is inside
  * liburcu's registry lock when the address space is copied. */
 #ifndef CORRAL_THREADS_RCU_FORK_H
 #define CORRAL_THREADS_RCU_FORK_H
@@ -13,5 +13,9 @@
 void rcu_fork_register_thread(void);
 void rcu_fork_unregister_thread(void);
 void rcu_fork_synchronize(void);
+/* fork.c's handlers: take rcu_fork_lock and pause call_rcu; undo both. */
+void rcu_fork_prepare(void);
+void rcu_fork_parent(void);
+void rcu_fork_child(void);
 
 #endif /* CORRAL_THREADS_RCU_FORK_H */

@@ -1128,16 +1128,24 @@ static bool records_identical(const stackmap_record *a, const stackmap_record *b
     return true;
 }
 
+/* Whether record lies in table's record array. An empty table has none (its
+ * array may be NULL, where even NULL + 0 is undefined): skip it first. */
+static bool table_holds(const stackmap_table *table, const stackmap_record *record)
+{
+    if (table->record_count == 0)
+        return false;
+    uintptr_t first = (uintptr_t)table->records, at = (uintptr_t)record;
+    return at >= first && (at - first) / sizeof *record < table->record_count;
+}
+
 /* The registered input that owns record, for messages. */
 static const registered_table *owner_of(const stackmap_record *record)
 {
     for (const registered_table *node =
              atomic_load_explicit(&registry_tables, memory_order_acquire);
-         node; node = node->next) {
-        const stackmap_table *table = &node->table;
-        if (record >= table->records && record < table->records + table->record_count)
+         node; node = node->next)
+        if (table_holds(&node->table, record))
             return node;
-    }
     return NULL;
 }
 
@@ -1270,6 +1278,16 @@ static void unlock_registry(void)
     int rc = pthread_mutex_unlock(&registry_lock);
     if (rc)
         CORRAL_FATAL("stackmap registry: pthread_mutex_unlock failed with %d", rc);
+}
+
+void stackmap_registry_lock_for_fork(void)
+{
+    lock_registry();
+}
+
+void stackmap_registry_unlock_after_fork(void)
+{
+    unlock_registry();
 }
 
 int stackmap_registry_add(const uint8_t *bytes, size_t length, const char *origin,

@@ -121,9 +121,14 @@ const char *stackmap_record_problem(const stackmap_record *record);
  * (within the input or with earlier tables) are accepted when the records are
  * identical and rejected when they conflict. A function at address 0 (a table
  * taken from an unlinked object file) is rejected. Returns 0, or -1 with
- * "ORIGIN: offset N: what is wrong (expected ...)" in error. */
+ * "ORIGIN: offset N: what is wrong (expected ...)" in error. It may wait for
+ * an RCU grace period, which a collection in progress delays: never call it
+ * from a MANAGED thread (corral_register_stackmaps goes UNMANAGED first). */
 int stackmap_registry_add(const uint8_t *bytes, size_t length, const char *origin,
                           char *error, size_t error_size);
+/* fork.c: held across fork() so the child never inherits a half-made index. */
+void stackmap_registry_lock_for_fork(void);
+void stackmap_registry_unlock_after_fork(void);
 /* Registers the section linked into the executable between
  * __start_llvm_stackmaps and __stop_llvm_stackmaps (weak: absent means
  * nothing to register, returns 0). Origin "executable". */

@@ -74,6 +74,41 @@ void thread_unregister_self(void)
     rcu_fork_unregister_thread();
 }
 
+void threads_registry_lock_for_fork(void)
+{
+    pthread_mutex_lock(&registry_lock);
+}
+
+void threads_registry_unlock_after_fork(void)
+{
+    pthread_mutex_unlock(&registry_lock);
+}
+
+static void free_handle_chain(handle_block *block)
+{
+    while (block && block->newer)
+        block = block->newer;
+    while (block) {
+        handle_block *older = block->older;
+        free(block);
+        block = older;
+    }
+}
+
+void threads_forget_others_in_child(corral_thread *survivor)
+{
+    corral_thread *thread, *next;
+    cds_list_for_each_entry_safe(thread, next, &corral_thread_list, link) {
+        if (thread == survivor)
+            continue;
+        /* Their threads do not exist here: no reader can hold the record. */
+        cds_list_del(&thread->link);
+        atomic_fetch_sub_explicit(&registered_count, 1, memory_order_relaxed);
+        free_handle_chain(thread->handles);
+        free_thread_record(&thread->rcu);
+    }
+}
+
 size_t threads_snapshot(corral_thread ***array, size_t *capacity)
 {
     pthread_mutex_lock(&registry_lock);

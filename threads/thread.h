@@ -171,6 +171,12 @@ size_t threads_count_estimate(void);
  * registry lock; returns how many. The caller holds rcu_read_lock until it is
  * done with the records. */
 size_t threads_snapshot(corral_thread ***array, size_t *capacity);
+/* fork.c: the registry lock is held across fork(); in the child, under it,
+ * every record but survivor's (NULL: all) is removed and freed with its
+ * handles: those threads do not exist there. */
+void threads_registry_lock_for_fork(void);
+void threads_registry_unlock_after_fork(void);
+void threads_forget_others_in_child(corral_thread *survivor);
 
 /* --- transitions (transition.c) */
 /* From MANAGED: record the anchor then publish state (release). */
@@ -209,6 +215,8 @@ void thread_handshake_poll(corral_thread *self);
 bool thread_handshake_on_resume(corral_thread *self);
 /* True while a handshake runs on this thread's behalf. */
 bool thread_handshake_running_on_behalf(corral_thread *self);
+/* In a fork child: drops a handshake whose requester was left behind. */
+void thread_handshake_forget_in_child(corral_thread *survivor);
 
 /* Debug/verifier check of a thread record; NULL when sound. */
 const char *thread_check(const corral_thread *thread);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "fatal.h"
+#include "fork.h"
 
 _Atomic uint32_t corral_gc_epoch;
 
@@ -36,6 +37,7 @@ static long membarrier(int command, unsigned flags)
 
 int threads_init(bool membarrier_mode)
 {
+    fork_handlers_install();
     use_membarrier = false;
     if (!membarrier_mode)
         return 0;

@@ -990,6 +990,39 @@ static void subtest_registry_rejections(void *arg)
     rcu_reader_end();
 }
 
+/* A conflict is reported while an empty table (no records at all) is
+ * registered: naming the owner must skip it, not do arithmetic on its NULL
+ * record array (UBSan: "applying zero offset to null pointer"). */
+static void subtest_registry_conflict_with_empty_table(void *arg)
+{
+    (void)arg;
+    rcu_reader_begin();
+    char error[ERROR_SIZE];
+    builder first = {0};
+    build_synthetic_table(&first, REGION, 1, 1);
+    ok(stackmap_registry_add(first.bytes, first.length, "module A", error, sizeof error) == 0,
+       "module A registers");
+    builder empty = {0};
+    emit_table(&empty, &(test_table){NULL, 0, NULL, 0, NULL, 0});
+    ok(stackmap_registry_add(empty.bytes, empty.length, "empty", error, sizeof error) == 0,
+       "a table without functions or records registers");
+    static const test_function functions[] = {{REGION, 40, 1}};
+    const test_record records[] = {RECORD(99, 0x10, STATEPOINT_HEADER(0))};
+    builder conflicting = {0};
+    emitted_table at = emit_table(&conflicting, &(test_table)TABLE(functions, records));
+    char expected[256];
+    snprintf(expected, sizeof expected, "module B: offset %zu: record for return address %#"
+             PRIxPTR " conflicts with the one registered from module A (expected identical "
+             "records for one return address)", at.records[0], (uintptr_t)REGION + 0x10);
+    int rc = stackmap_registry_add(conflicting.bytes, conflicting.length, "module B", error,
+                                   sizeof error);
+    is_str(rc ? error : "(accepted)", expected, "the conflict names module A past the empty table");
+    builder_release(&first);
+    builder_release(&empty);
+    builder_release(&conflicting);
+    rcu_reader_end();
+}
+
 static void subtest_registry_growth(void *arg)
 {
     (void)arg;
@@ -1257,6 +1290,8 @@ int main(int argc, char **argv)
     tap_subtest("registry: add, look up, identical duplicates", 30, subtest_registry_basics, NULL);
     tap_subtest("registry: conflicts, unlinked objects and parse errors add nothing", 30,
                 subtest_registry_rejections, NULL);
+    tap_subtest("registry: a conflict names its owner past an empty table", 30,
+                subtest_registry_conflict_with_empty_table, NULL);
     tap_subtest("registry: the index grows across 300 tables", 60, subtest_registry_growth, NULL);
     tap_subtest("registry: lookups from 3 threads while another registers 400 tables", 60,
                 subtest_concurrent_lookups, &test_seed);
