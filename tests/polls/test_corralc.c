@@ -153,6 +153,40 @@ static void test_errors(void)
     tool_result_free(&result);
 }
 
+/* corralc passes -fno-builtin, so clang never marks these returns_twice:
+ * the check must know them by name, at every optimisation level. */
+static void test_returns_twice_rejected(void)
+{
+    static const struct {
+        const char *name, *header, *call;
+    } cases[] = {
+        /* The name the call reaches after glibc's macros. */
+        {"setjmp", "setjmp.h", "jmp_buf env; if ((setjmp)(env) == 0) longjmp(env, 1);"},
+        {"_setjmp", "setjmp.h", "jmp_buf env; if (setjmp(env) == 0) longjmp(env, 1);"},
+        {"__sigsetjmp", "setjmp.h", "sigjmp_buf env; if (sigsetjmp(env, 1) == 0) siglongjmp(env, 1);"},
+        {"vfork", "unistd.h", "if (vfork() == 0) _exit(0);"},
+        {"getcontext", "ucontext.h", "ucontext_t context; getcontext(&context);"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512], args[64], expected[128];
+        snprintf(text, sizeof text,
+                 "#include <%s>\n#include <stdio.h>\n"
+                 "int main(void) { %s puts(\"recovered\"); return 0; }\n",
+                 cases[i].header, cases[i].call);
+        write_source("twice.c", text);
+        snprintf(expected, sizeof expected, "call to '%s' returns twice", cases[i].name);
+        for (int level = 0; level <= 3; level++) {
+            snprintf(args, sizeof args, "-O%d twice.c -o twice", level);
+            tool_result result = corralc(args);
+            ok(result.status == 1 && strstr(result.output, expected),
+               "-O%d: a call to %s is rejected", level, cases[i].name);
+            if (!strstr(result.output, expected))
+                diag("%s", result.output);
+            tool_result_free(&result);
+        }
+    }
+}
+
 static void test_pass_options(void)
 {
     tool_result result = corralc("-O2 --report-poll-distance --polls=loop,return,entry main.c helper.c -o program");
@@ -169,6 +203,7 @@ int main(void)
     test_temporaries();
     test_errors();
     test_pass_options();
+    test_returns_twice_rejected();
     tool_remove_temp_dir();
     return done_testing();
 }
