@@ -187,7 +187,8 @@ void corral_shutdown(void);
  * opens a managed stack segment at the caller's frame, so the caller and the
  * functions it calls are walked for roots. May block while a GC runs. */
 CORRAL_SAFEPOINT_CALL int corral_thread_attach(void);
-/* Detaches the calling thread: hands back its TLAB and handles. */
+/* Detaches the calling thread: hands back its TLAB and handles. A thread
+ * that exits attached is detached at its exit, with a warning. */
 CORRAL_SAFEPOINT_CALL void corral_thread_detach(void);
 /* Creates a thread that attaches, runs start(arg) as managed code and
  * detaches; like pthread_create. The caller may be in any state. */

@@ -126,8 +126,9 @@ static void coordinate(corral_thread *self, uint32_t odd_epoch, stopped_world_fn
 
 bool world_collect(corral_thread *self, stopped_world_fn body, void *context)
 {
-    CORRAL_CHECK(atomic_load_explicit(&self->state, memory_order_relaxed) == THREAD_MANAGED,
-                 "thread %u requests a collection while not MANAGED", self->id);
+    uint32_t state = atomic_load_explicit(&self->state, memory_order_relaxed);
+    CORRAL_REQUIRE(state == THREAD_MANAGED, "%s requests a collection while %s", self->name,
+                   thread_state_name(state));
     uint32_t epoch = atomic_load_explicit(&corral_gc_epoch, memory_order_acquire);
     if (!gc_epoch_in_progress(epoch) &&
         atomic_compare_exchange_strong_explicit(&corral_gc_epoch, &epoch, epoch + 1,
