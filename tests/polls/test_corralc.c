@@ -187,6 +187,55 @@ static void test_returns_twice_rejected(void)
     }
 }
 
+/* Flags real builds pass are accepted, and dependency files are written
+ * where cc would write them. */
+static void test_build_flags(void)
+{
+    tool_result result = corralc("-O2 -fPIC -fpie -fwrapv -fno-strict-aliasing -g3 -ggdb "
+                                 "-fno-omit-frame-pointer -MD main.c helper.c -o flagged && "
+                                 "./flagged");
+    ok(result.status == 0 && strstr(result.output, "total 999000"),
+       "-fPIC -fpie -fwrapv -fno-strict-aliasing -g3 -ggdb -fno-omit-frame-pointer -MD build "
+       "a program that runs");
+    if (result.status != 0)
+        diag("%s", result.output);
+    tool_result_free(&result);
+    char *dependencies = tool_read_file(tool_temp("main.d"));
+    ok(dependencies && strncmp(dependencies, "flagged: ", 9) == 0 && strstr(dependencies, "corral.h"),
+       "-MD without -c writes STEM.d naming the program and the headers");
+    free(dependencies);
+
+    result = corralc("-c -MMD -MF helper.deps -MT helper-target.o helper.c -o helper.o");
+    dependencies = tool_read_file(tool_temp("helper.deps"));
+    ok(result.status == 0 && dependencies && strstr(dependencies, "helper-target.o: helper.c"),
+       "-c -MMD -MF -MT write the named file with the named target");
+    free(dependencies);
+    tool_result_free(&result);
+
+    result = corralc("-c -MD helper.c -o helper2.o");
+    dependencies = tool_read_file(tool_temp("helper2.d"));
+    ok(result.status == 0 && dependencies && strstr(dependencies, "helper2.o: helper.c"),
+       "-c -MD writes OUTPUT.d");
+    free(dependencies);
+    tool_result_free(&result);
+
+    result = corralc("-fomit-frame-pointer main.c helper.c");
+    ok(result.status == 1 && strstr(result.output, "unsupported option '-fomit-frame-pointer'"),
+       "-fomit-frame-pointer is an error naming it (the walker needs frame pointers)");
+    tool_result_free(&result);
+
+    result = corralc("-shared -static main.c helper.c");
+    ok(result.status == 1 && strstr(result.output, "-shared and -static are exclusive"),
+       "-shared with -static is refused");
+    tool_result_free(&result);
+
+    result = corralc("--help");
+    ok(result.status == 0 && strstr(result.output, "-shared") && strstr(result.output, "-MD") &&
+           strstr(result.output, "plain C"),
+       "--help documents -shared, dependency files and plain-C inputs");
+    tool_result_free(&result);
+}
+
 static void test_pass_options(void)
 {
     tool_result result = corralc("-O2 --report-poll-distance --polls=loop,return,entry main.c helper.c -o program");
@@ -203,6 +252,7 @@ int main(void)
     test_temporaries();
     test_errors();
     test_pass_options();
+    test_build_flags();
     test_returns_twice_rejected();
     tool_remove_temp_dir();
     return done_testing();
