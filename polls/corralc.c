@@ -49,6 +49,9 @@ static const char usage_text[] =
     "  -c                 compile only: the output is LLVM bitcode (.o), linked later\n"
     "  -S                 stop after code generation: x86-64 assembly\n"
     "  --emit-llvm        stop after the pass: LLVM IR text of the linked module\n"
+    "  --emit-object      stop before linking: the managed inputs as one relocatable\n"
+    "                     object (stackmap section renamed) for another link step, with\n"
+    "                     libcorral.a (what corral_add_managed_executable does)\n"
     "  -o FILE            output (default a.out; with -c, FILE.o per input)\n"
     "  -O0 -O1 -O2 -O3 -Os -Oz   optimization level (default -O0)\n"
     "  -g -g0..-g3 -ggdb -ggdb3 -gline-tables-only   debug information\n"
@@ -97,7 +100,7 @@ typedef struct driver {
     const char *march;
     char optimize[4];          /* "-O0" .. "-O3", "-Os", "-Oz" */
     const char *debug;         /* the -g flag given last, NULL for none */
-    int compile_only, assembly, emit_llvm, verbose, keep_temps, is_static, shared;
+    int compile_only, assembly, emit_llvm, emit_object, verbose, keep_temps, is_static, shared;
     int dependency_file, dependency_file_named, dependency_target_named;
     char *exe_dir;
     char *temp_dir;
@@ -582,6 +585,17 @@ static int compile_and_link(driver *d, const input_kind *kinds)
         status = run_pass(d, &ir_inputs, output, d->emit_llvm ? "--emit=llvm" : "--emit=asm");
         goto done;
     }
+    if (d->emit_object) {
+        if (objects.count > 0 || ir_inputs.count == 0) {
+            driver_error("--emit-object takes managed inputs only (.c, .ll, .bc)%s%s",
+                         objects.count ? "; not " : "", objects.count ? objects.items[0] : "");
+            goto done;
+        }
+        const char *output = d->output ? d->output : "a.o";
+        status = run_pass(d, &ir_inputs, output, "--emit=obj") || rename_stackmap_section(d, output)
+                     ? -1 : 0;
+        goto done;
+    }
     char *managed_object = NULL;
     if (ir_inputs.count > 0) {
         managed_object = temp_path(d, "managed", ".o");
@@ -754,6 +768,8 @@ static int parse_one(driver *d, int argc, char **argv, int i)
         d->assembly = 1;
     else if (strcmp(arg, "--emit-llvm") == 0 || strcmp(arg, "-emit-llvm") == 0)
         d->emit_llvm = 1;
+    else if (strcmp(arg, "--emit-object") == 0)
+        d->emit_object = 1;
     else if (strcmp(arg, "-v") == 0)
         d->verbose = 1;
     else if (strcmp(arg, "--keep-temps") == 0)
@@ -796,8 +812,8 @@ static int parse_arguments(driver *d, int argc, char **argv)
         driver_error("no input files (see corralc --help)");
         return -1;
     }
-    if (d->compile_only + d->assembly + d->emit_llvm > 1) {
-        driver_error("-c, -S and --emit-llvm are exclusive");
+    if (d->compile_only + d->assembly + d->emit_llvm + d->emit_object + d->shared > 1) {
+        driver_error("-c, -S, --emit-llvm, --emit-object and -shared are exclusive");
         return -1;
     }
     if (d->shared && d->is_static) {

@@ -229,6 +229,15 @@ static void test_build_flags(void)
        "-shared with -static is refused");
     tool_result_free(&result);
 
+    result = corralc("-O1 --emit-object main.c helper.c -o managed.o && "
+                     "nm managed.o | grep -c ' T \\(main\\|twice\\)$' && "
+                     "readelf -S managed.o | grep -c ' llvm_stackmaps '");
+    ok(result.status == 0 && strcmp(result.output, "2\n1\n") == 0,
+       "--emit-object writes one object with both files' functions and the renamed section");
+    if (result.status != 0)
+        diag("%s", result.output);
+    tool_result_free(&result);
+
     result = corralc("--help");
     ok(result.status == 0 && strstr(result.output, "-shared") && strstr(result.output, "-MD") &&
            strstr(result.output, "plain C"),
