@@ -61,8 +61,8 @@ static const char usage_text[] =
     "                     passed to clang; managed code is always position-independent\n"
     "                     and keeps frame pointers\n"
     "  -MD -MMD -MP -MF FILE -MT TARGET -MQ TARGET   dependency files, as clang writes\n"
-    "                     them; without -c, -MD writes STEM.d for each .c input, its\n"
-    "                     target the output\n"
+    "                     them; without -c, -MD writes STEM.d for each .c input (or\n"
+    "                     all of them into the -MF file), its target the output\n"
     "  -static            link statically\n"
     "  -shared            link a shared library of managed code: it registers its\n"
     "                     stackmaps with corral_register_stackmaps when loaded, and\n"
@@ -93,7 +93,9 @@ typedef struct driver {
     string_list clang_flags;   /* -I -D -U -std -W... for compiling C */
     string_list pass_flags;    /* forwarded to corral-opt */
     string_list link_flags;    /* -L -l -Wl, -static -fsanitize -pthread */
-    string_list dependency_flags; /* -MD -MMD -MP -MF -MT -MQ, for compiling C */
+    string_list dependency_flags; /* -MD -MMD -MP -MT -MQ, for compiling C */
+    const char *dependency_output; /* -MF FILE */
+    string_list dependency_parts;  /* without -c: one temporary .d per source for -MF */
     string_list inputs;
     const char *output;
     const char *runtime;
@@ -101,7 +103,7 @@ typedef struct driver {
     char optimize[4];          /* "-O0" .. "-O3", "-Os", "-Oz" */
     const char *debug;         /* the -g flag given last, NULL for none */
     int compile_only, assembly, emit_llvm, emit_object, verbose, keep_temps, is_static, shared;
-    int dependency_file, dependency_file_named, dependency_target_named;
+    int dependency_file, dependency_target_named;
     char *exe_dir;
     char *temp_dir;
     string_list temp_files;
@@ -295,20 +297,26 @@ static char *stem_of(const char *path)
 }
 
 /* Without -c the object is a temporary: name the dependency file after the
- * source (STEM.d, like cc) and its target after the program. */
-static void push_dependency_flags(const driver *d, string_list *argv, const char *source)
+ * source (STEM.d, like cc), or gather every source's into the -MF file
+ * (one file a build system can read), and name the output as the target. */
+static void push_dependency_flags(driver *d, string_list *argv, const char *source)
 {
     push_all(argv, &d->dependency_flags);
-    if (!d->dependency_file || d->compile_only)
+    if (!d->dependency_file || d->compile_only) {
+        if (d->dependency_output) {
+            push(argv, "-MF");
+            push(argv, d->dependency_output);
+        }
         return;
-    if (!d->dependency_file_named) {
-        char *stem = stem_of(source);
-        char *file = xasprintf("%s.d", stem);
-        push(argv, "-MF");
-        push(argv, file);
-        free(file);
-        free(stem);
     }
+    char *stem = stem_of(source);
+    char *file = d->dependency_output ? xstrdup(temp_path(d, stem, ".d")) : xasprintf("%s.d", stem);
+    if (d->dependency_output)
+        push(&d->dependency_parts, file);
+    push(argv, "-MF");
+    push(argv, file);
+    free(file);
+    free(stem);
     if (!d->dependency_target_named) {
         push(argv, "-MT");
         push(argv, d->output ? d->output : "a.out");
@@ -557,6 +565,30 @@ static int compile_only(driver *d, const input_kind *kinds)
     return 0;
 }
 
+/* Without -c, -MF FILE holds every source's rules, in input order. */
+static int gather_dependencies(const driver *d)
+{
+    FILE *out = fopen(d->dependency_output, "w");
+    if (!out) {
+        driver_error("cannot write %s: %s", d->dependency_output, strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < d->dependency_parts.count; i++) {
+        FILE *in = fopen(d->dependency_parts.items[i], "r");
+        char buffer[4096];
+        size_t got;
+        while (in && (got = fread(buffer, 1, sizeof buffer, in)) > 0)
+            fwrite(buffer, 1, got, out);
+        if (in)
+            fclose(in);
+    }
+    if (fclose(out) != 0) {
+        driver_error("cannot write %s: %s", d->dependency_output, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static int compile_and_link(driver *d, const input_kind *kinds)
 {
     string_list ir_inputs = {0}, objects = {0};
@@ -576,6 +608,8 @@ static int compile_and_link(driver *d, const input_kind *kinds)
             push(&objects, input);
         }
     }
+    if (d->dependency_parts.count && gather_dependencies(d))
+        goto done;
     if (d->emit_llvm || d->assembly) {
         if (ir_inputs.count == 0) {
             driver_error("%s needs managed input (.c, .ll, .bc)", d->emit_llvm ? "--emit-llvm" : "-S");
@@ -706,16 +740,19 @@ static int parse_dependency_flag(driver *d, int argc, char **argv, int i)
         push(&d->dependency_flags, arg);
         return 1;
     }
-    static const char *const with_argument[] = {"-MF", "-MT", "-MQ"};
-    for (size_t k = 0; k < 3; k++) {
-        int used = joined_or_separate(with_argument[k], argc, argv, i, &d->dependency_flags);
-        if (used <= 0)
-            continue;
-        d->dependency_file_named |= k == 0;
-        d->dependency_target_named |= k > 0;
-        return used;
+    if (strncmp(arg, "-MF", 3) == 0) {
+        if (!arg[3] && i + 1 >= argc) {
+            driver_error("-MF needs an argument");
+            return -1;
+        }
+        d->dependency_output = arg[3] ? arg + 3 : argv[i + 1];
+        return arg[3] ? 1 : 2;
     }
-    return 0;
+    int used = joined_or_separate("-MT", argc, argv, i, &d->dependency_flags);
+    if (!used)
+        used = joined_or_separate("-MQ", argc, argv, i, &d->dependency_flags);
+    d->dependency_target_named |= used > 0;
+    return used;
 }
 
 static int parse_one(driver *d, int argc, char **argv, int i)

@@ -87,6 +87,15 @@ static void find_package_project_with(const char *generator, const char *dir)
     command_result_free(&build);
     if (!built)
         return;
+    /* A header the managed source includes changed: its object is rebuilt. */
+    command_result rebuild = run_command("sleep 1 && touch '%s' && '%s' --build '%s'",
+                                         path_in("prefix/include/corral/alloc.h"),
+                                         CMAKE_COMMAND_PATH, path_in(dir));
+    ok(rebuild.status == 0 && strstr(rebuild.output, "corralc hello_managed"),
+       "%s: a changed header rebuilds the managed object", generator);
+    if (rebuild.status != 0 || !strstr(rebuild.output, "corralc hello_managed"))
+        diag("%s", rebuild.output);
+    command_result_free(&rebuild);
     char program[256];
     snprintf(program, sizeof program, "%s/hello", dir);
     command_result hello = run_command("'%s'", path_in(program));

@@ -205,6 +205,14 @@ static void test_build_flags(void)
        "-MD without -c writes STEM.d naming the program and the headers");
     free(dependencies);
 
+    result = corralc("-MD -MF all.deps main.c helper.c -o gathered");
+    dependencies = tool_read_file(tool_temp("all.deps"));
+    ok(result.status == 0 && dependencies && strstr(dependencies, "gathered: main.c") &&
+           strstr(dependencies, "gathered: helper.c"),
+       "-MD -MF without -c gathers every source's rules into the one file");
+    free(dependencies);
+    tool_result_free(&result);
+
     result = corralc("-c -MMD -MF helper.deps -MT helper-target.o helper.c -o helper.o");
     dependencies = tool_read_file(tool_temp("helper.deps"));
     ok(result.status == 0 && dependencies && strstr(dependencies, "helper-target.o: helper.c"),
