@@ -67,6 +67,7 @@ static void detach_at_thread_exit(void *record)
             "at its exit\n",
             self->name, (int)self->tid);
     corral_current_thread = self; /* thread-local storage outlives key destructors */
+    self->segment = NULL;         /* pthread_exit may leave from a nested segment */
     corral_thread_detach();
 }
 
