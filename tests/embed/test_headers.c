@@ -33,9 +33,9 @@ static void compile_with(const compiler *c, const char *work)
         return;
     }
     command_result build = run_command(
-        "cd '%s' && %s %s -Wall -Wextra -Werror -I'%s/include' -c '%s/tests/embed/headers/uses_api.c' "
-        "-o uses_api.o && %s uses_api.o '%s' -lurcu-memb -lurcu-common -lurcu-cds -lpthread -lm "
-        "-o uses_api",
+        "cd '%s' && %s %s -Wall -Wextra -Werror -I'%s/include' "
+        "-c '%s/tests/embed/headers/uses_api.c' -o uses_api.o && "
+        "%s uses_api.o '%s' -lurcu-memb -lurcu-common -lurcu-cds -lpthread -lm -o uses_api",
         work, c->command, c->flags, SOURCE_DIR, SOURCE_DIR, c->command, STATIC_LIBRARY);
     if (!ok(build.status == 0 && !strstr(build.output, "warning"),
             "%s %s: the public headers compile with no warning", c->command, c->flags))

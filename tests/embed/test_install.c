@@ -111,7 +111,8 @@ static void find_package_project_with(const char *generator, const char *dir)
     command_result_free(&managed);
     snprintf(program, sizeof program, "%s/hello_polls", dir);
     command_result polls = run_command("'%s'", path_in(program));
-    generator_command_ok(&polls, generator, "hello_polls (linked with corral::polls) runs the pass");
+    generator_command_ok(&polls, generator,
+                         "hello_polls (linked with corral::polls) runs the pass");
     like_str(polls.output, "hello_polls: ok", "and finds the module safe");
     command_result_free(&polls);
 }

@@ -26,8 +26,9 @@ static void library_at(const char *level, int linked)
             level, how))
         diag("%s", build.output);
     free(build.output);
-    command_result run = run_command("cd '%s' && LD_LIBRARY_PATH=. CORRAL_GC_STRESS=move-all ./%s %s",
-                                     work, host, linked ? "" : library);
+    command_result run =
+        run_command("cd '%s' && LD_LIBRARY_PATH=. CORRAL_GC_STRESS=move-all ./%s %s", work, host,
+                    linked ? "" : library);
     unsigned long long collections = 0, moved = 0;
     long wrong = -1;
     const char *line = strstr(run.output, "wrong ");

@@ -1,7 +1,8 @@
 /* host.c — a plain C program linked with libcorral.so that runs managed
  * code from a corralc -shared library: loaded with dlopen (argv[1]), or,
  * built with -DHOST_LINKED, linked at start-up, where the library's
- * constructor registers its stackmaps before corral_init. Prints "wrong W collections N moved M". */
+ * constructor registers its stackmaps before corral_init.
+ * Prints "wrong W collections N moved M". */
 #include <corral.h>
 #include <dlfcn.h>
 #include <stdio.h>
