@@ -433,7 +433,8 @@ static const char registration_source[] =
     "    const char *start = __start_" CORRAL_ABI_STACKMAP_SECTION ";\n"
     "    const char *stop = __stop_" CORRAL_ABI_STACKMAP_SECTION ";\n"
     "    unsigned long size = (unsigned long)(stop - start);\n"
-    "    if (start && stop > start && corral_register_stackmaps(start, size, CORRAL_LIBRARY) != 0)\n"
+    "    if (start && stop > start &&\n"
+    "        corral_register_stackmaps(start, size, CORRAL_LIBRARY) != 0)\n"
     "        abort(); /* corral_register_stackmaps printed why */\n"
     "}\n";
 

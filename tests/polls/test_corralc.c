@@ -163,7 +163,8 @@ static void test_returns_twice_rejected(void)
         /* The name the call reaches after glibc's macros. */
         {"setjmp", "setjmp.h", "jmp_buf env; if ((setjmp)(env) == 0) longjmp(env, 1);"},
         {"_setjmp", "setjmp.h", "jmp_buf env; if (setjmp(env) == 0) longjmp(env, 1);"},
-        {"__sigsetjmp", "setjmp.h", "sigjmp_buf env; if (sigsetjmp(env, 1) == 0) siglongjmp(env, 1);"},
+        {"__sigsetjmp", "setjmp.h",
+         "sigjmp_buf env; if (sigsetjmp(env, 1) == 0) siglongjmp(env, 1);"},
         {"vfork", "unistd.h", "if (vfork() == 0) _exit(0);"},
         {"getcontext", "ucontext.h", "ucontext_t context; getcontext(&context);"},
     };
@@ -201,7 +202,8 @@ static void test_build_flags(void)
         diag("%s", result.output);
     tool_result_free(&result);
     char *dependencies = tool_read_file(tool_temp("main.d"));
-    ok(dependencies && strncmp(dependencies, "flagged: ", 9) == 0 && strstr(dependencies, "corral.h"),
+    ok(dependencies && strncmp(dependencies, "flagged: ", 9) == 0 &&
+           strstr(dependencies, "corral.h"),
        "-MD without -c writes STEM.d naming the program and the headers");
     free(dependencies);
 

@@ -1,9 +1,10 @@
 /* test_messages.c — what the runtime prints when something goes wrong reads
  * right: the stress log names a thread once, a fatal report without stress
  * gives no seed, API misuse names thread states rather than C expressions,
- * an out-of-memory report's "in use" fits its maximum, and a thread that exits attached is detached (and
- * logged) instead of hanging the next collection. Each scenario runs in a
- * forked child whose stdout and stderr are captured, with a timeout. */
+ * an out-of-memory report's "in use" fits its maximum, and a thread that
+ * exits attached is detached (with a warning) instead of hanging the next
+ * collection. Each scenario runs in a forked child whose stdout and stderr
+ * are captured, with a timeout. */
 #include <corral.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -85,7 +86,8 @@ static scenario_result result;
 static void stress_log_and_seed(void)
 {
     run_scenario(&result, allocate_trees, "CORRAL_LOG=stress CORRAL_GC_STRESS=alloc:1", 60);
-    like_str(result.output, "corral: stress: alloc at allocation #", "the stress log has its lines");
+    like_str(result.output, "corral: stress: alloc at allocation #",
+             "the stress log has its lines");
     ok(!strstr(result.output, "thread thread"), "the stress log names a thread once");
 
     run_scenario(&result, alloc_while_unmanaged, "", 60);
