@@ -1,10 +1,13 @@
 /* coordinator.c — one collection at a time, world stop and restart, TTSP. */
 #include "coordinator.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 #include <urcu.h>
 
 #include "fatal.h"
@@ -47,8 +50,20 @@ static uint32_t read_state(corral_thread *thread)
  * this collection): say so once, then keep waiting. */
 #define STOP_WATCHDOG_NS (5ull * 1000 * 1000 * 1000)
 
+/* True when the kernel no longer knows the thread's tid. */
+static bool thread_is_gone(const corral_thread *thread)
+{
+    return syscall(SYS_tgkill, getpid(), thread->tid, 0) != 0 && errno == ESRCH;
+}
+
 static void warn_thread_not_stopping(const corral_thread *thread, uint64_t waited_ns)
 {
+    /* Waiting longer cannot help: say which thread, rather than hang. */
+    if (thread_is_gone(thread))
+        CORRAL_FATAL("%s (tid %d) no longer exists but is still attached and MANAGED: it ended "
+                     "without corral_thread_detach and without running its exit destructor "
+                     "(a raw exit system call?); the collection cannot finish",
+                     thread->name, (int)thread->tid);
     fflush(stdout);
     fprintf(stderr,
             "corral: warning: waited %.1f s for %s (tid %d) to reach a safepoint; it is "

@@ -10,7 +10,9 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "c_trees.h"
 #include "corral_test.h"
@@ -204,11 +206,41 @@ static void thread_exit_without_detach(void)
         diag("%.2000s", result.output);
 }
 
+/* Ends the thread without pthread's clean-up, so no destructor detaches it. */
+static void *attach_and_vanish(void *arg)
+{
+    (void)arg;
+    if (corral_thread_attach() != 0)
+        bail_out("attach: %s", corral_last_error());
+    syscall(SYS_exit, 0);
+    return NULL;
+}
+
+static void collect_after_vanished_thread(void)
+{
+    test_start("", true);
+    pthread_t thread;
+    pthread_create(&thread, NULL, attach_and_vanish, NULL);
+    sleep(1);
+    corral_collect();
+    printf("collected\n");
+}
+
+static void vanished_thread_reported(void)
+{
+    run_scenario(&result, collect_after_vanished_thread, "", 30);
+    ok(!result.timed_out, "a collection waiting for a thread that no longer exists ends");
+    like_str(result.output, "thread 2 (tid ", "the report names the thread and its tid");
+    like_str(result.output, "no longer exists but is still attached",
+             "and says the thread no longer exists");
+}
+
 int main(void)
 {
     stress_log_and_seed();
     fatal_names_states();
     out_of_memory_report();
     thread_exit_without_detach();
+    vanished_thread_reported();
     return done_testing();
 }
