@@ -48,23 +48,37 @@ extern "C" {
 /* A reference of unknown type. */
 typedef void CORRAL_REF *corral_ref;
 
+/* clang's annotate attribute carries the markers to the pass; other
+ * compilers (gcc, for plain C that includes this header) ignore it with a
+ * warning, so they get nothing. Also in corral/poll.h. */
+#ifndef CORRAL_ANNOTATE
+#if defined(__has_attribute)
+#if __has_attribute(annotate)
+#define CORRAL_ANNOTATE(marker) __attribute__((annotate(marker)))
+#endif
+#endif
+#endif
+#ifndef CORRAL_ANNOTATE
+#define CORRAL_ANNOTATE(marker)
+#endif
+
 /* Marks a function declaration: calls to it are direct and need no GC
  * transition because it is short, never blocks and never reaches a safepoint
  * (the pass makes the call "gc-leaf-function"). */
-#define CORRAL_LEAF __attribute__((annotate("corral_leaf")))
+#define CORRAL_LEAF CORRAL_ANNOTATE("corral_leaf")
 /* Marks a function declaration as unmanaged C: managed callers reach it
  * through a GC-transition wrapper, so it may block without holding up a GC.
  * External functions with no managed definition are unmanaged by default. */
-#define CORRAL_UNMANAGED __attribute__((annotate("corral_unmanaged")))
+#define CORRAL_UNMANAGED CORRAL_ANNOTATE("corral_unmanaged")
 /* Marks a managed function definition that the pass must leave without polls
  * (hand-verified short leaf code). */
-#define CORRAL_NOPOLL __attribute__((annotate("corral_nopoll")))
+#define CORRAL_NOPOLL CORRAL_ANNOTATE("corral_nopoll")
 /* Marks a managed function definition that gets every kind of poll (loop,
  * return, pre-call, entry) whatever corral-opt's --polls says. */
-#define CORRAL_POLL_ALL __attribute__((annotate("corral_poll_all")))
+#define CORRAL_POLL_ALL CORRAL_ANNOTATE("corral_poll_all")
 /* Marks a runtime entry point that may collect: managed callers reach it by a
  * direct statepoint call (no transition); it takes no references. */
-#define CORRAL_SAFEPOINT_CALL __attribute__((annotate("corral_safepoint")))
+#define CORRAL_SAFEPOINT_CALL CORRAL_ANNOTATE("corral_safepoint")
 
 /* ---------------------------------------------------------------------------
  * Object model
@@ -189,7 +203,8 @@ void corral_shutdown(void);
  * opens a managed stack segment at the caller's frame, so the caller and the
  * functions it calls are walked for roots. May block while a GC runs. */
 CORRAL_SAFEPOINT_CALL int corral_thread_attach(void);
-/* Detaches the calling thread: hands back its TLAB and handles. */
+/* Detaches the calling thread: hands back its TLAB and handles. A thread
+ * that exits attached is detached at its exit, with a warning. */
 CORRAL_SAFEPOINT_CALL void corral_thread_detach(void);
 /* Creates a thread that attaches, runs start(arg) as managed code and
  * detaches; like pthread_create. The caller may be in any state. */

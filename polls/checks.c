@@ -132,12 +132,28 @@ static void check_return(polls_pass *pass, LLVMValueRef function, LLVMValueRef r
                    "return the object and an offset, or make the function static inline");
 }
 
+/* The names GCC and clang treat as returns_twice (after stripping "_" or
+ * "__"): corralc passes -fno-builtin, so clang marks none of them itself.
+ * swapcontext, setcontext and makecontext return at most once. */
+static int is_returns_twice_name(const char *name)
+{
+    static const char *const names[] = {"setjmp", "sigsetjmp", "savectx", "qsetjmp",
+                                        "vfork", "getcontext"};
+    for (int i = 0; i < 2 && *name == '_'; i++)
+        name++;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int call_returns_twice(LLVMValueRef call)
 {
     unsigned kind = LLVMGetEnumAttributeKindForName("returns_twice", strlen("returns_twice"));
     LLVMValueRef callee = called_function(call);
     return LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind) ||
-           (callee && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind));
+           (callee && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind)) ||
+           (callee && is_returns_twice_name(value_name(callee)));
 }
 
 /* Calls that become statepoints: shapes a statepoint cannot take. */

@@ -1,8 +1,8 @@
 /* corralc — the compiler driver for managed C.
  *
- *   corralc [-O0..-O3] [-g] [-I DIR] [-D X[=Y]] [-c] [-o OUT] [-static]
+ *   corralc [-O0..-O3] [-g] [-I DIR] [-D X[=Y]] [-c] [-o OUT] [-static|-shared]
  *           [-fsanitize=...] [-L DIR] [-l LIB] [-Wl,...] [--runtime=PATH]
- *           [pass options] FILE.c|FILE.ll|FILE.bc|FILE.o...
+ *           [-MD -MMD -MF -MT] [pass options] FILE.c|FILE.ll|FILE.bc|FILE.o...
  *
  *   FILE.c ──clang -emit-llvm──> bitcode ─┐            (-c stops here: the .o
  *   FILE.ll / FILE.bc / bitcode .o ───────┤             is bitcode, linked later)
@@ -16,6 +16,8 @@
  * libcorral.a next to this executable (bin/, ../include, ../lib).
  */
 #include "util.h"
+
+#include "corral/abi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,12 +49,25 @@ static const char usage_text[] =
     "  -c                 compile only: the output is LLVM bitcode (.o), linked later\n"
     "  -S                 stop after code generation: x86-64 assembly\n"
     "  --emit-llvm        stop after the pass: LLVM IR text of the linked module\n"
+    "  --emit-object      stop before linking: the managed inputs as one relocatable\n"
+    "                     object (stackmap section renamed) for another link step, with\n"
+    "                     libcorral.a (what corral_add_managed_executable does)\n"
     "  -o FILE            output (default a.out; with -c, FILE.o per input)\n"
     "  -O0 -O1 -O2 -O3 -Os -Oz   optimization level (default -O0)\n"
-    "  -g                 debug information\n"
+    "  -g -g0..-g3 -ggdb -ggdb3 -gline-tables-only   debug information\n"
     "  -I DIR, -D X[=Y], -U X, -include FILE, -std=..., -W..., -w, -march=CPU\n"
     "                     passed to clang (-march also to code generation)\n"
+    "  -fwrapv -fno-strict-aliasing -fno-omit-frame-pointer -fPIC -fpic -fPIE -fpie\n"
+    "                     passed to clang; managed code is always position-independent\n"
+    "                     and keeps frame pointers\n"
+    "  -MD -MMD -MP -MF FILE -MT TARGET -MQ TARGET   dependency files, as clang writes\n"
+    "                     them; without -c, -MD writes STEM.d for each .c input (or\n"
+    "                     all of them into the -MF file), its target the output\n"
     "  -static            link statically\n"
+    "  -shared            link a shared library of managed code: it registers its\n"
+    "                     stackmaps with corral_register_stackmaps when loaded, and\n"
+    "                     takes the runtime from the program that loads it (which links\n"
+    "                     libcorral.so); not unloaded by dlclose\n"
     "  -fsanitize=LIST    link with the sanitizer runtimes; managed code itself is\n"
     "                     not instrumented (statepoints and sanitizer instrumentation\n"
     "                     are not combined)\n"
@@ -65,18 +80,30 @@ static const char usage_text[] =
     "  -mllvm OPTION      an LLVM option for optimization and code generation\n"
     "  --keep-temps       keep the temporary directory (its path is printed)\n"
     "  -v                 print each command\n"
-    "  -h, --help         this text\n";
+    "  -h, --help         this text\n"
+    "\n"
+    "Inputs: .c files are managed C. .ll, .bc and bitcode .o files (from corralc -c)\n"
+    "are managed IR. Any other .o, .a or .so is plain code linked as it is: compile\n"
+    "plain C (an interpreter, C libraries) with cc -c and pass the object; calls\n"
+    "from managed code into it are unmanaged (GC transitions) unless declared\n"
+    "CORRAL_LEAF, and it holds references only in handles.\n"
+    "Any other option is an error that names it.\n";
 
 typedef struct driver {
     string_list clang_flags;   /* -I -D -U -std -W... for compiling C */
     string_list pass_flags;    /* forwarded to corral-opt */
     string_list link_flags;    /* -L -l -Wl, -static -fsanitize -pthread */
+    string_list dependency_flags; /* -MD -MMD -MP -MT -MQ, for compiling C */
+    const char *dependency_output; /* -MF FILE */
+    string_list dependency_parts;  /* without -c: one temporary .d per source for -MF */
     string_list inputs;
     const char *output;
     const char *runtime;
     const char *march;
     char optimize[4];          /* "-O0" .. "-O3", "-Os", "-Oz" */
-    int compile_only, assembly, emit_llvm, debug, verbose, keep_temps, is_static;
+    const char *debug;         /* the -g flag given last, NULL for none */
+    int compile_only, assembly, emit_llvm, emit_object, verbose, keep_temps, is_static, shared;
+    int dependency_file, dependency_target_named;
     char *exe_dir;
     char *temp_dir;
     string_list temp_files;
@@ -261,6 +288,41 @@ static int classify_input(const char *path, input_kind *kind)
 
 /* ---- steps */
 
+static char *stem_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return xstrndup(base, dot ? (size_t)(dot - base) : strlen(base));
+}
+
+/* Without -c the object is a temporary: name the dependency file after the
+ * source (STEM.d, like cc), or gather every source's into the -MF file
+ * (one file a build system can read), and name the output as the target. */
+static void push_dependency_flags(driver *d, string_list *argv, const char *source)
+{
+    push_all(argv, &d->dependency_flags);
+    if (!d->dependency_file || d->compile_only) {
+        if (d->dependency_output) {
+            push(argv, "-MF");
+            push(argv, d->dependency_output);
+        }
+        return;
+    }
+    char *stem = stem_of(source);
+    char *file = d->dependency_output ? xstrdup(temp_path(d, stem, ".d")) : xasprintf("%s.d", stem);
+    if (d->dependency_output)
+        push(&d->dependency_parts, file);
+    push(argv, "-MF");
+    push(argv, file);
+    free(file);
+    free(stem);
+    if (!d->dependency_target_named) {
+        push(argv, "-MT");
+        push(argv, d->output ? d->output : "a.out");
+    }
+}
+
 static int compile_c(driver *d, const char *source, const char *output)
 {
     string_list argv = {0};
@@ -278,13 +340,14 @@ static int compile_c(driver *d, const char *source, const char *output)
     push(&argv, "-Xclang");
     push(&argv, strcmp(d->optimize, "-O0") == 0 ? "-disable-O0-optnone" : "-disable-llvm-passes");
     if (d->debug)
-        push(&argv, "-g");
+        push(&argv, d->debug);
     if (d->march) {
         char *flag = xasprintf("-march=%s", d->march);
         push(&argv, flag);
         free(flag);
     }
     push_all(&argv, &d->clang_flags);
+    push_dependency_flags(d, &argv, source);
     push(&argv, "-o");
     push(&argv, output);
     push(&argv, source);
@@ -302,6 +365,14 @@ static const char *corral_opt_level(const driver *d)
     return d->optimize;
 }
 
+static int has_poll_page_option(const driver *d)
+{
+    for (size_t i = 0; i < d->pass_flags.count; i++)
+        if (strncmp(d->pass_flags.items[i], "--poll-page=", 12) == 0)
+            return 1;
+    return 0;
+}
+
 static int run_pass(driver *d, const string_list *ir_inputs, const char *output, const char *emit)
 {
     string_list argv = {0};
@@ -315,6 +386,9 @@ static int run_pass(driver *d, const string_list *ir_inputs, const char *output,
         push(&argv, flag);
         free(flag);
     }
+    /* A shared library reaches libcorral.so's polling page through the GOT. */
+    if (d->shared && !has_poll_page_option(d))
+        push(&argv, "--poll-page=got");
     push_all(&argv, &d->pass_flags);
     push(&argv, "-o");
     push(&argv, output);
@@ -343,8 +417,68 @@ static char *default_runtime(const driver *d)
     return xasprintf("%s/../lib/libcorral.a", d->exe_dir);
 }
 
-static int link_program(driver *d, const char *managed_object, const string_list *objects)
+/* A shared library's constructor registers the library's own stackmap
+ * section: __start_/__stop_ are hidden (the link makes them so), so they
+ * name this library's section, not the program's or another library's. */
+static const char registration_source[] =
+    "/* Written by corralc -shared. */\n"
+    "extern const char __start_" CORRAL_ABI_STACKMAP_SECTION "[]\n"
+    "    __attribute__((weak, visibility(\"hidden\")));\n"
+    "extern const char __stop_" CORRAL_ABI_STACKMAP_SECTION "[]\n"
+    "    __attribute__((weak, visibility(\"hidden\")));\n"
+    "int corral_register_stackmaps(const void *section, unsigned long size, const char *origin);\n"
+    "void abort(void);\n"
+    "__attribute__((constructor)) static void corral_register_library_stackmaps(void)\n"
+    "{\n"
+    "    const char *start = __start_" CORRAL_ABI_STACKMAP_SECTION ";\n"
+    "    const char *stop = __stop_" CORRAL_ABI_STACKMAP_SECTION ";\n"
+    "    unsigned long size = (unsigned long)(stop - start);\n"
+    "    if (start && stop > start &&\n"
+    "        corral_register_stackmaps(start, size, CORRAL_LIBRARY) != 0)\n"
+    "        abort(); /* corral_register_stackmaps printed why */\n"
+    "}\n";
+
+/* The library's name as a C string literal, for messages about its tables. */
+static char *library_name_define(const driver *d)
 {
+    const char *output = d->output ? d->output : "a.out";
+    const char *slash = strrchr(output, '/');
+    const char *name = slash ? slash + 1 : output;
+    if (strpbrk(name, "\"\\") || !*name)
+        name = "shared library";
+    return xasprintf("-DCORRAL_LIBRARY=\"%s\"", name);
+}
+
+static int compile_registration(driver *d, const char *object)
+{
+    char *source = temp_path(d, "register-stackmaps", ".c");
+    FILE *file = fopen(source, "w");
+    if (!file || fputs(registration_source, file) < 0 || fclose(file) != 0) {
+        driver_error("cannot write %s: %s", source, strerror(errno));
+        return -1;
+    }
+    string_list argv = {0};
+    push(&argv, CORRAL_CLANG_PATH);
+    push(&argv, "-c");
+    push(&argv, "-fPIC");
+    push(&argv, "-O1");
+    char *define = library_name_define(d);
+    push(&argv, define);
+    free(define);
+    push(&argv, "-o");
+    push(&argv, object);
+    push(&argv, source);
+    int status = run_command(d, &argv, "compiling the stackmap registration");
+    string_list_free(&argv);
+    return status;
+}
+
+/* A program links the runtime; a shared library links none unless
+ * --runtime names one: it uses the loading program's libcorral.so. */
+static int push_runtime(const driver *d, string_list *argv)
+{
+    if (d->shared && !d->runtime)
+        return 0;
     char *runtime = d->runtime ? xstrdup(d->runtime) : default_runtime(d);
     if (access(runtime, R_OK) != 0) {
         driver_error("runtime library '%s': %s; build libcorral (the corral_static target) "
@@ -353,23 +487,50 @@ static int link_program(driver *d, const char *managed_object, const string_list
         free(runtime);
         return -1;
     }
+    push(argv, runtime);
+    push(argv, "-lurcu");
+    push(argv, "-lurcu-cds");
+    push(argv, "-lurcu-common"); /* needed when linking liburcu statically */
+    free(runtime);
+    return 0;
+}
+
+/* -shared: the registration constructor, hidden start/stop symbols, and no
+ * unloading (the registry keeps the library's tables). */
+static int push_shared_flags(driver *d, string_list *argv, int has_managed_code)
+{
+    push(argv, "-shared");
+    push(argv, "-Wl,-z,start-stop-visibility=hidden");
+    push(argv, "-Wl,-z,nodelete");
+    if (!has_managed_code)
+        return 0;
+    char *object = temp_path(d, "register-stackmaps", ".o");
+    if (compile_registration(d, object))
+        return -1;
+    push(argv, object);
+    return 0;
+}
+
+static int link_program(driver *d, const char *managed_object, const string_list *objects)
+{
     string_list argv = {0};
+    int status = -1;
     push(&argv, CORRAL_CLANG_PATH);
     if (d->debug)
-        push(&argv, "-g");
+        push(&argv, d->debug);
     push(&argv, "-o");
     push(&argv, d->output ? d->output : "a.out");
+    if (d->shared && push_shared_flags(d, &argv, managed_object != NULL))
+        goto done;
     if (managed_object)
         push(&argv, managed_object);
     push_all(&argv, objects);
     push_all(&argv, &d->link_flags);
-    push(&argv, runtime);
-    push(&argv, "-lurcu");
-    push(&argv, "-lurcu-cds");
-    push(&argv, "-lurcu-common"); /* needed when linking liburcu statically */
+    if (push_runtime(d, &argv))
+        goto done;
     push(&argv, "-lpthread");
-    free(runtime);
-    int status = run_command(d, &argv, "linking");
+    status = run_command(d, &argv, "linking");
+done:
     string_list_free(&argv);
     return status;
 }
@@ -381,14 +542,6 @@ static char *object_name_for(const char *source)
     const char *dot = strrchr(base, '.');
     size_t stem = dot ? (size_t)(dot - base) : strlen(base);
     return xasprintf("%.*s.o", (int)stem, base);
-}
-
-static char *stem_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    const char *dot = strrchr(base, '.');
-    return xstrndup(base, dot ? (size_t)(dot - base) : strlen(base));
 }
 
 /* -c: each C or IR input becomes a bitcode object. */
@@ -413,6 +566,30 @@ static int compile_only(driver *d, const input_kind *kinds)
     return 0;
 }
 
+/* Without -c, -MF FILE holds every source's rules, in input order. */
+static int gather_dependencies(const driver *d)
+{
+    FILE *out = fopen(d->dependency_output, "w");
+    if (!out) {
+        driver_error("cannot write %s: %s", d->dependency_output, strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < d->dependency_parts.count; i++) {
+        FILE *in = fopen(d->dependency_parts.items[i], "r");
+        char buffer[4096];
+        size_t got;
+        while (in && (got = fread(buffer, 1, sizeof buffer, in)) > 0)
+            fwrite(buffer, 1, got, out);
+        if (in)
+            fclose(in);
+    }
+    if (fclose(out) != 0) {
+        driver_error("cannot write %s: %s", d->dependency_output, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static int compile_and_link(driver *d, const input_kind *kinds)
 {
     string_list ir_inputs = {0}, objects = {0};
@@ -432,6 +609,8 @@ static int compile_and_link(driver *d, const input_kind *kinds)
             push(&objects, input);
         }
     }
+    if (d->dependency_parts.count && gather_dependencies(d))
+        goto done;
     if (d->emit_llvm || d->assembly) {
         if (ir_inputs.count == 0) {
             driver_error("%s needs managed input (.c, .ll, .bc)", d->emit_llvm ? "--emit-llvm" : "-S");
@@ -439,6 +618,17 @@ static int compile_and_link(driver *d, const input_kind *kinds)
         }
         const char *output = d->output ? d->output : (d->emit_llvm ? "a.ll" : "a.s");
         status = run_pass(d, &ir_inputs, output, d->emit_llvm ? "--emit=llvm" : "--emit=asm");
+        goto done;
+    }
+    if (d->emit_object) {
+        if (objects.count > 0 || ir_inputs.count == 0) {
+            driver_error("--emit-object takes managed inputs only (.c, .ll, .bc)%s%s",
+                         objects.count ? "; not " : "", objects.count ? objects.items[0] : "");
+            goto done;
+        }
+        const char *output = d->output ? d->output : "a.o";
+        status = run_pass(d, &ir_inputs, output, "--emit=obj") || rename_stackmap_section(d, output)
+                     ? -1 : 0;
         goto done;
     }
     char *managed_object = NULL;
@@ -512,11 +702,58 @@ static int is_optimization_flag(const char *arg)
     return 0;
 }
 
+static int is_one_of(const char *arg, const char *const *list, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(arg, list[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Front-end flags real builds pass that leave managed code sound: managed
+ * code is always PIC and keeps frame pointers, so those flags only agree. */
 static int is_clang_flag(const char *arg)
 {
+    static const char *const flags[] = {
+        "-w", "-pedantic", "-Werror", "-fwrapv", "-fno-strict-aliasing", "-fstrict-aliasing",
+        "-fno-omit-frame-pointer", "-fPIC", "-fpic", "-fPIE", "-fpie",
+    };
     return starts_with(arg, "-std=") || (starts_with(arg, "-W") && !starts_with(arg, "-Wl,")) ||
-           strcmp(arg, "-w") == 0 || strcmp(arg, "-pedantic") == 0 ||
-           strcmp(arg, "-Werror") == 0;
+           is_one_of(arg, flags, sizeof flags / sizeof flags[0]);
+}
+
+static int is_debug_flag(const char *arg)
+{
+    static const char *const flags[] = {
+        "-g", "-g0", "-g1", "-g2", "-g3", "-ggdb", "-ggdb0", "-ggdb1", "-ggdb2", "-ggdb3",
+        "-gline-tables-only",
+    };
+    return is_one_of(arg, flags, sizeof flags / sizeof flags[0]);
+}
+
+/* -MD -MMD -MP, and -MF -MT -MQ with their argument: returns argv entries
+ * used, 0 when arg is none of them, -1 when an argument is missing. */
+static int parse_dependency_flag(driver *d, int argc, char **argv, int i)
+{
+    const char *arg = argv[i];
+    if (strcmp(arg, "-MD") == 0 || strcmp(arg, "-MMD") == 0 || strcmp(arg, "-MP") == 0) {
+        d->dependency_file |= strcmp(arg, "-MP") != 0;
+        push(&d->dependency_flags, arg);
+        return 1;
+    }
+    if (strncmp(arg, "-MF", 3) == 0) {
+        if (!arg[3] && i + 1 >= argc) {
+            driver_error("-MF needs an argument");
+            return -1;
+        }
+        d->dependency_output = arg[3] ? arg + 3 : argv[i + 1];
+        return arg[3] ? 1 : 2;
+    }
+    int used = joined_or_separate("-MT", argc, argv, i, &d->dependency_flags);
+    if (!used)
+        used = joined_or_separate("-MQ", argc, argv, i, &d->dependency_flags);
+    d->dependency_target_named |= used > 0;
+    return used;
 }
 
 static int parse_one(driver *d, int argc, char **argv, int i)
@@ -527,7 +764,8 @@ static int parse_one(driver *d, int argc, char **argv, int i)
         (used = joined_or_separate("-D", argc, argv, i, &d->clang_flags)) ||
         (used = joined_or_separate("-U", argc, argv, i, &d->clang_flags)) ||
         (used = joined_or_separate("-L", argc, argv, i, &d->link_flags)) ||
-        (used = joined_or_separate("-l", argc, argv, i, &d->link_flags)))
+        (used = joined_or_separate("-l", argc, argv, i, &d->link_flags)) ||
+        (used = parse_dependency_flag(d, argc, argv, i)))
         return used;
     if (strcmp(arg, "-include") == 0) {
         if (i + 1 >= argc) {
@@ -558,19 +796,25 @@ static int parse_one(driver *d, int argc, char **argv, int i)
     }
     if (is_optimization_flag(arg))
         snprintf(d->optimize, sizeof d->optimize, "%s", arg);
-    else if (strcmp(arg, "-g") == 0)
-        d->debug = 1;
+    else if (is_debug_flag(arg))
+        d->debug = strcmp(arg, "-g0") == 0 || strcmp(arg, "-ggdb0") == 0 ? NULL : arg;
+    else if (strcmp(arg, "-shared") == 0)
+        d->shared = 1;
     else if (strcmp(arg, "-c") == 0)
         d->compile_only = 1;
     else if (strcmp(arg, "-S") == 0)
         d->assembly = 1;
     else if (strcmp(arg, "--emit-llvm") == 0 || strcmp(arg, "-emit-llvm") == 0)
         d->emit_llvm = 1;
+    else if (strcmp(arg, "--emit-object") == 0)
+        d->emit_object = 1;
     else if (strcmp(arg, "-v") == 0)
         d->verbose = 1;
     else if (strcmp(arg, "--keep-temps") == 0)
         d->keep_temps = 1;
-    else if (strcmp(arg, "-static") == 0 || strcmp(arg, "-pthread") == 0 ||
+    else if (strcmp(arg, "-static") == 0 && (d->is_static = 1))
+        push(&d->link_flags, arg);
+    else if (strcmp(arg, "-pthread") == 0 ||
              starts_with(arg, "-Wl,") || starts_with(arg, "-fsanitize="))
         push(&d->link_flags, arg);
     else if (starts_with(arg, "--runtime="))
@@ -606,8 +850,12 @@ static int parse_arguments(driver *d, int argc, char **argv)
         driver_error("no input files (see corralc --help)");
         return -1;
     }
-    if (d->compile_only + d->assembly + d->emit_llvm > 1) {
-        driver_error("-c, -S and --emit-llvm are exclusive");
+    if (d->compile_only + d->assembly + d->emit_llvm + d->emit_object + d->shared > 1) {
+        driver_error("-c, -S, --emit-llvm, --emit-object and -shared are exclusive");
+        return -1;
+    }
+    if (d->shared && d->is_static) {
+        driver_error("-shared and -static are exclusive");
         return -1;
     }
     return 0;

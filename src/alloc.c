@@ -63,16 +63,33 @@ static void *out_of_memory(size_t request)
     abort();
 }
 
-/* Bytes the budget still allows: the soft target before any collection in
- * this request, the hard maximum after one (other threads may have used the
- * target up again while we collected; growing beats starving). */
-static size_t budget_room(int attempt)
+/* Takes between min and want bytes of the budget in one step (0 if less
+ * is left): checking the room and then counting the bytes let threads
+ * allocating at once pass CORRAL_HEAP_MAX together. */
+static size_t reserve_budget(int attempt, size_t min, size_t want)
 {
     heap *h = &corral_heap;
-    size_t in_use =
-        h->live_after_gc + atomic_load_explicit(&h->allocated_since_gc, memory_order_relaxed);
     size_t limit = attempt == 0 ? h->target : h->heap_max;
-    return limit > in_use ? limit - in_use : 0;
+    size_t allocated = atomic_load_explicit(&h->allocated_since_gc, memory_order_relaxed);
+    for (;;) {
+        size_t in_use = h->live_after_gc + allocated;
+        size_t room = (limit > in_use ? limit - in_use : 0) & ~(size_t)(CORRAL_GRANULE - 1);
+        if (room < min)
+            return 0;
+        size_t take = want < room ? want : room;
+        if (atomic_compare_exchange_weak_explicit(&h->allocated_since_gc, &allocated,
+                                                  allocated + take, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return take;
+    }
+}
+
+/* Keeps used bytes of a reservation counted, gives the rest back. */
+static void settle_budget(size_t reserved, size_t used)
+{
+    atomic_fetch_sub_explicit(&corral_heap.allocated_since_gc, reserved - used,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&corral_heap.allocated_total, used, memory_order_relaxed);
 }
 
 /* A zeroed chunk of between min and want bytes, collecting when the budget
@@ -80,13 +97,12 @@ static size_t budget_room(int attempt)
 static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *got)
 {
     for (int attempt = 0;; attempt++) {
-        size_t room = budget_room(attempt) & ~(size_t)(CORRAL_GRANULE - 1);
-        if (room >= min) {
-            char *chunk = heap_take_chunk(min, want < room ? want : room, got);
-            if (chunk) {
-                heap_note_allocated(*got);
+        size_t reserved = reserve_budget(attempt, min, want);
+        if (reserved) {
+            char *chunk = heap_take_chunk(min, reserved, got);
+            settle_budget(reserved, chunk ? *got : 0);
+            if (chunk)
                 return chunk;
-            }
         }
         if (attempt == 2)
             return NULL;
@@ -97,12 +113,12 @@ static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *
 static void *allocate_large(corral_thread *self, size_t size)
 {
     for (int attempt = 0;; attempt++) {
-        if (budget_room(attempt) >= size) {
+        size_t reserved = reserve_budget(attempt, size, size);
+        if (reserved) {
             void *object = los_alloc(size);
-            if (object) {
-                heap_note_allocated(size);
+            settle_budget(reserved, object ? size : 0);
+            if (object)
                 return object;
-            }
         }
         if (attempt == 2)
             return out_of_memory(size);
@@ -177,10 +193,10 @@ CORRAL_RUNTIME_ENTRY void *corral_alloc_slow(const corral_type *type, uint64_t l
     if (!self)
         CORRAL_FATAL("corral_alloc: the calling thread is not attached (call "
                      "corral_thread_attach first)");
-    CORRAL_DEBUG_ASSERT(atomic_load_explicit(&self->state, memory_order_relaxed) ==
-                            THREAD_MANAGED,
-                        "corral_alloc: %s is UNMANAGED (call corral_leave_unmanaged first)",
-                        self->name);
+    uint32_t state = atomic_load_explicit(&self->state, memory_order_relaxed);
+    CORRAL_DEBUG_REQUIRE(state == THREAD_MANAGED,
+                         "corral_alloc: %s is %s (call corral_leave_unmanaged first)",
+                         self->name, thread_state_name(state));
     RUNTIME_ENTER(self);
     void *object = allocate(self, type, length);
     RUNTIME_LEAVE(self);

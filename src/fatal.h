@@ -23,10 +23,27 @@ _Noreturn void corral_fatal_at(const char *file, int line, int errnum, const cha
                             __VA_ARGS__);                                              \
     } while (0)
 
+/* API misuse a user can cause: the message alone says what is wrong; the C
+ * condition (atomics expanded to compiler builtins) would only confuse. */
+#define CORRAL_REQUIRE(condition, ...)                                                 \
+    do {                                                                               \
+        if (__builtin_expect(!(condition), 0))                                         \
+            corral_fatal_at(__FILE__, __LINE__, 0, __VA_ARGS__);                       \
+    } while (0)
+
+/* Not through CORRAL_CHECK: its #condition would print the argument after
+ * macro expansion. */
 #ifdef CORRAL_DEBUG_CHECKS
-#define CORRAL_DEBUG_ASSERT(condition, ...) CORRAL_CHECK(condition, __VA_ARGS__)
+#define CORRAL_DEBUG_ASSERT(condition, ...)                                            \
+    do {                                                                               \
+        if (__builtin_expect(!(condition), 0))                                         \
+            corral_fatal_at(__FILE__, __LINE__, 0, "check failed: " #condition ": "    \
+                            __VA_ARGS__);                                              \
+    } while (0)
+#define CORRAL_DEBUG_REQUIRE(condition, ...) CORRAL_REQUIRE(condition, __VA_ARGS__)
 #else
 #define CORRAL_DEBUG_ASSERT(condition, ...) ((void)0)
+#define CORRAL_DEBUG_REQUIRE(condition, ...) ((void)0)
 #endif
 
 /* A context printer adds lines of state to every fatal report (the GC number

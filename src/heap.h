@@ -84,8 +84,9 @@ typedef struct heap {
     char *top;               /* end of the highest chunk ever handed out */
     char *high_water;        /* end of the pages that may be committed */
 
-    /* Budget. allocated_since_gc: atomic add by mutators (relaxed; exactness
-     * only matters at the collector, which reads it with the world stopped). */
+    /* Budget. allocated_since_gc: mutators reserve by CAS and give back what
+     * they did not use (relaxed; alloc.c's reserve_budget keeps it under the
+     * limit); the collector reads and resets it with the world stopped. */
     _Atomic size_t allocated_since_gc;
     _Atomic uint64_t allocated_total; /* since start, for statistics (relaxed) */
     size_t live_after_gc;    /* heap + LOS bytes alive after the last GC */

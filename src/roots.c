@@ -12,10 +12,10 @@
 static corral_thread *require_managed(const char *call)
 {
     corral_thread *self = thread_require_attached(call);
-    CORRAL_DEBUG_ASSERT(atomic_load_explicit(&self->state, memory_order_relaxed) ==
-                            THREAD_MANAGED,
-                        "%s: %s is UNMANAGED; handles may only be used while MANAGED", call,
-                        self->name);
+    uint32_t state = atomic_load_explicit(&self->state, memory_order_relaxed);
+    CORRAL_DEBUG_REQUIRE(state == THREAD_MANAGED,
+                         "%s: %s is %s; handles may only be used while MANAGED", call,
+                         self->name, thread_state_name(state));
     return self;
 }
 

@@ -77,10 +77,10 @@ static void note_stress_collection(corral_thread *self, const char *cause, uint6
     if (allocation)
         fprintf(stats_log_stream(),
                 "corral: stress: %s at allocation #%" PRIu64 " after gc %" PRIu64
-                " (thread %s, site %s)\n",
+                " (%s, site %s)\n",
                 cause, allocation, before, self->name, symbol);
     else
-        fprintf(stats_log_stream(), "corral: stress: %s after gc %" PRIu64 " (thread %s, site %s)\n",
+        fprintf(stats_log_stream(), "corral: stress: %s after gc %" PRIu64 " (%s, site %s)\n",
                 cause, before, self->name, symbol);
 }
 
@@ -178,9 +178,13 @@ static void print_stress_context(FILE *out)
 {
     char modes[256];
     corral_config_format_stress(&corral_runtime_config, modes, sizeof modes);
-    fprintf(out, "  gc: %" PRIu64 " collections completed; stress: %s; seed: %" PRIu64
-                 " (replay: CORRAL_GC_SEED=%" PRIu64 ")\n",
-            gc_count(), modes[0] ? modes : "off", seed, seed);
+    /* Without stress nothing was drawn from the seed: it replays nothing. */
+    if (modes[0])
+        fprintf(out, "  gc: %" PRIu64 " collections completed; stress: %s; seed: %" PRIu64
+                     " (replay: CORRAL_GC_SEED=%" PRIu64 ")\n",
+                gc_count(), modes, seed, seed);
+    else
+        fprintf(out, "  gc: %" PRIu64 " collections completed; stress: off\n", gc_count());
     corral_thread *self = corral_current_thread;
     if (self) {
         char symbol[256] = "none";

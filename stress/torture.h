@@ -139,10 +139,8 @@ static TORTURE_UNUSED void torture_start(const char *name, int argc, char **argv
     printf("torture: %s: seed %" PRIu64 ", size %ld, work %ld%%\n", name, torture_seed_value,
            torture_size, torture_work);
     fflush(stdout);
-    if (corral_init(NULL) != 0) {
-        fprintf(stderr, "torture: %s: corral_init: %s\n", name, corral_last_error());
-        exit(2);
-    }
+    if (corral_init(NULL) != 0)
+        exit(2); /* corral_init printed what is wrong */
     if (corral_thread_attach() != 0) {
         fprintf(stderr, "torture: %s: corral_thread_attach: %s\n", name, corral_last_error());
         exit(2);

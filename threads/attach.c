@@ -1,6 +1,8 @@
 /* attach.c — the thread API: attach/detach, GC transitions for C code and
  * for the pass's unmanaged-call wrappers, entering managed code from C. */
 #include <corral.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +55,38 @@ static void free_handle_blocks(corral_thread *self)
     self->call_pin_count = self->call_pin_capacity = 0;
 }
 
+/* A thread that exits attached would stay MANAGED in the registry and hold
+ * up every later collection: this key's destructor detaches it at its exit.
+ * Written once (pthread_once); the value is the thread's own record. */
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+static void detach_at_thread_exit(void *record)
+{
+    corral_thread *self = record;
+    fflush(stdout);
+    fprintf(stderr,
+            "corral: warning: %s (tid %d) exited without corral_thread_detach; detached it "
+            "at its exit\n",
+            self->name, (int)self->tid);
+    corral_current_thread = self; /* thread-local storage outlives key destructors */
+    self->segment = NULL;         /* pthread_exit may leave from a nested segment */
+    corral_thread_detach();
+}
+
+static void create_exit_key(void)
+{
+    if (pthread_key_create(&exit_key, detach_at_thread_exit) != 0)
+        CORRAL_FATAL("pthread_key_create for the thread-exit detach failed");
+}
+
+static void detach_at_exit_if_attached(corral_thread *self)
+{
+    pthread_once(&exit_key_once, create_exit_key);
+    if (pthread_setspecific(exit_key, self) != 0)
+        CORRAL_FATAL("pthread_setspecific for the thread-exit detach failed");
+}
+
 CORRAL_RUNTIME_ENTRY int corral_thread_attach(void)
 {
     frame_anchor caller = FRAME_ANCHOR_OF_CALLER();
@@ -68,6 +102,7 @@ CORRAL_RUNTIME_ENTRY int corral_thread_attach(void)
     /* The TLAB is ours until the record is published: reset it first. */
     corral_thread_tlab = (corral_tlab){0};
     corral_thread *self = thread_register_self(&corral_thread_tlab);
+    detach_at_exit_if_attached(self);
     /* Wait out a collection in progress before touching our own record. */
     thread_resume_managed(self);
     /* Called from managed code: every managed frame now on the stack (up to
@@ -103,6 +138,7 @@ CORRAL_RUNTIME_ENTRY void corral_thread_detach(void)
     self->anchor = (frame_anchor){0};
     self->in_managed_code = false;
     thread_publish_stopped(self, THREAD_UNMANAGED);
+    pthread_setspecific(exit_key, NULL);
     thread_unregister_self();
 }
 
@@ -158,8 +194,9 @@ void corral_transition_to_unmanaged(void *return_address, void *frame_address)
     if (!self)
         return; /* e.g. corral_init or printf before the main thread attaches */
     int saved_errno = errno;
-    CORRAL_DEBUG_ASSERT(self->in_managed_code && thread_state(self) == THREAD_MANAGED,
-                        "%s: unmanaged call from code that is not running managed", self->name);
+    CORRAL_DEBUG_REQUIRE(self->in_managed_code && thread_state(self) == THREAD_MANAGED,
+                         "%s: unmanaged call from code that is not running managed (%s)",
+                         self->name, thread_state_name(thread_state(self)));
     uintptr_t wrapper_fp = (uintptr_t)frame_address;
     self->anchor = (frame_anchor){(uintptr_t)return_address, wrapper_fp + 16,
                                   *(uintptr_t *)wrapper_fp};

@@ -1,10 +1,13 @@
 /* coordinator.c — one collection at a time, world stop and restart, TTSP. */
 #include "coordinator.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 #include <urcu.h>
 
 #include "fatal.h"
@@ -47,8 +50,20 @@ static uint32_t read_state(corral_thread *thread)
  * this collection): say so once, then keep waiting. */
 #define STOP_WATCHDOG_NS (5ull * 1000 * 1000 * 1000)
 
+/* True when the kernel no longer knows the thread's tid. */
+static bool thread_is_gone(const corral_thread *thread)
+{
+    return syscall(SYS_tgkill, getpid(), thread->tid, 0) != 0 && errno == ESRCH;
+}
+
 static void warn_thread_not_stopping(const corral_thread *thread, uint64_t waited_ns)
 {
+    /* Waiting longer cannot help: say which thread, rather than hang. */
+    if (thread_is_gone(thread))
+        CORRAL_FATAL("%s (tid %d) no longer exists but is still attached and MANAGED: it ended "
+                     "without corral_thread_detach and without running its exit destructor "
+                     "(a raw exit system call?); the collection cannot finish",
+                     thread->name, (int)thread->tid);
     fflush(stdout);
     fprintf(stderr,
             "corral: warning: waited %.1f s for %s (tid %d) to reach a safepoint; it is "
@@ -161,8 +176,9 @@ void world_restart_after_fork(uint32_t odd_epoch)
 
 bool world_collect(corral_thread *self, stopped_world_fn body, void *context)
 {
-    CORRAL_CHECK(atomic_load_explicit(&self->state, memory_order_relaxed) == THREAD_MANAGED,
-                 "thread %u requests a collection while not MANAGED", self->id);
+    uint32_t state = atomic_load_explicit(&self->state, memory_order_relaxed);
+    CORRAL_REQUIRE(state == THREAD_MANAGED, "%s requests a collection while %s", self->name,
+                   thread_state_name(state));
     uint32_t epoch = atomic_load_explicit(&corral_gc_epoch, memory_order_acquire);
     if (!gc_epoch_in_progress(epoch) &&
         atomic_compare_exchange_strong_explicit(&corral_gc_epoch, &epoch, epoch + 1,

@@ -56,6 +56,12 @@ enum thread_state {
     THREAD_PARKED = 2,
 };
 
+/* The state's name, for messages. */
+static inline const char *thread_state_name(uint32_t state)
+{
+    return state == THREAD_MANAGED ? "MANAGED" : state == THREAD_UNMANAGED ? "UNMANAGED" : "PARKED";
+}
+
 /* The innermost managed frame at the call where managed code was left. */
 typedef struct frame_anchor {
     uintptr_t return_address; /* 0: no managed frame to walk from */

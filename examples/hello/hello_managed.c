@@ -2,7 +2,8 @@
  * handles and no polls to write; the corral pass tracks references in
  * locals and inserts polls, and the collector walks the stacks.
  *
- *   corralc -O2 hello_managed.c -o hello_managed && ./hello_managed
+ *   cc -O2 -c hello_plain.c
+ *   corralc -O2 hello_managed.c hello_plain.o -o hello_managed && ./hello_managed
  */
 #include <corral.h>
 #include <pthread.h>
@@ -18,6 +19,8 @@ static const uint32_t node_refs[] = {offsetof(struct node, left), offsetof(struc
 static const corral_type node_type = CORRAL_STRUCT_TYPE("node", struct node, node_refs);
 
 enum { THREADS = 4, DEPTH = 16, ROUNDS = 200 };
+
+long hello_expected_nodes(int depth); /* hello_plain.c: plain C */
 
 static node_ref make(int depth)
 {
@@ -57,7 +60,7 @@ int main(void)
         pthread_join(threads[t], NULL); /* an unmanaged call: GCs run meanwhile */
     int right = 1;
     for (int t = 0; t < THREADS; t++)
-        right &= nodes[t] == (1L << (DEPTH + 1)) - 1;
+        right &= nodes[t] == hello_expected_nodes(DEPTH);
     corral_stats stats;
     corral_get_stats(&stats);
     printf("hello_managed: %s: %d threads, %llu collections\n", right ? "ok" : "WRONG", THREADS,

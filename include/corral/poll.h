@@ -9,6 +9,20 @@
 
 #include <stdint.h>
 
+/* clang's annotate attribute carries the markers to the pass; other
+ * compilers (gcc, for plain C that includes this header) ignore it with a
+ * warning, so they get nothing. Also in corral.h. */
+#ifndef CORRAL_ANNOTATE
+#if defined(__has_attribute)
+#if __has_attribute(annotate)
+#define CORRAL_ANNOTATE(marker) __attribute__((annotate(marker)))
+#endif
+#endif
+#endif
+#ifndef CORRAL_ANNOTATE
+#define CORRAL_ANNOTATE(marker)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -21,7 +35,7 @@ extern volatile uint64_t corral_poll_page[];
 #define CORRAL_POLL_WORD (corral_poll_page[0])
 
 /* Parks the calling thread if a stop is requested. Called by polls; may GC. */
-__attribute__((annotate("corral_safepoint"))) void corral_poll_slow(void);
+CORRAL_ANNOTATE("corral_safepoint") void corral_poll_slow(void);
 
 /* Thread: MANAGED; may GC. A relaxed atomic load: the same single compare
  * as a plain load, and race-free for the C memory model and TSan. */

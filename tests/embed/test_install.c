@@ -56,34 +56,71 @@ static void install_into_prefix(void *unused)
         ok(exists(expected[i]), "installed %s", expected[i]);
 }
 
-static void find_package_project(void *unused)
+/* command_ok with the generator's name in front of what. */
+static int generator_command_ok(const command_result *result, const char *generator,
+                                const char *what)
 {
-    (void)unused;
+    char text[256];
+    snprintf(text, sizeof text, "%s: %s", generator, what);
+    return command_ok(result, text);
+}
+
+/* examples/hello with one generator, in build directory dir. */
+static void find_package_project_with(const char *generator, const char *dir)
+{
     command_result configure = run_command(
-        "'%s' -S '%s/examples/hello' -B '%s' -DCMAKE_PREFIX_PATH='%s' -DCMAKE_C_COMPILER='%s'",
-        CMAKE_COMMAND_PATH, SOURCE_DIR, path_in("hello-cmake"), path_in("prefix"), C_COMPILER);
-    int configured = command_ok(&configure, "configure examples/hello with find_package(corral)");
+        "'%s' -G '%s' -S '%s/examples/hello' -B '%s' -DCMAKE_PREFIX_PATH='%s' "
+        "-DCMAKE_C_COMPILER='%s'",
+        CMAKE_COMMAND_PATH, generator, SOURCE_DIR, path_in(dir), path_in("prefix"), C_COMPILER);
+    int configured = generator_command_ok(&configure, generator,
+                                          "configure examples/hello with find_package(corral)");
     command_result_free(&configure);
     if (!configured)
         return;
-    command_result build = run_command("'%s' --build '%s'", CMAKE_COMMAND_PATH,
-                                       path_in("hello-cmake"));
-    int built = command_ok(&build, "build it: corral::corral and corralc");
+    command_result build = run_command("'%s' --build '%s'", CMAKE_COMMAND_PATH, path_in(dir));
+    int built = generator_command_ok(&build, generator, "build it: corral::corral and corralc");
+    /* Make only warns of a target that depends on itself. */
+    ok(!strstr(build.output, "ircular") && !strstr(build.output, "multiple rules"),
+       "%s: no circular dependency and no duplicate rule", generator);
+    if (strstr(build.output, "ircular"))
+        diag("%s", build.output);
     command_result_free(&build);
     if (!built)
         return;
-    command_result hello = run_command("'%s'", path_in("hello-cmake/hello"));
-    command_ok(&hello, "hello (plain C, linked with corral::corral) runs");
+    /* A header the managed source includes changed: its object is rebuilt. */
+    command_result rebuild = run_command("sleep 1 && touch '%s' && '%s' --build '%s'",
+                                         path_in("prefix/include/corral/alloc.h"),
+                                         CMAKE_COMMAND_PATH, path_in(dir));
+    ok(rebuild.status == 0 && strstr(rebuild.output, "corralc hello_managed"),
+       "%s: a changed header rebuilds the managed object", generator);
+    if (rebuild.status != 0 || !strstr(rebuild.output, "corralc hello_managed"))
+        diag("%s", rebuild.output);
+    command_result_free(&rebuild);
+    char program[256];
+    snprintf(program, sizeof program, "%s/hello", dir);
+    command_result hello = run_command("'%s'", path_in(program));
+    generator_command_ok(&hello, generator, "hello (plain C, linked with corral::corral) runs");
     like_str(hello.output, "hello: ok", "and its four threads' lists are intact");
     command_result_free(&hello);
-    command_result managed = run_command("'%s'", path_in("hello-cmake/hello_managed"));
-    command_ok(&managed, "hello_managed (built by the installed corralc) runs");
+    snprintf(program, sizeof program, "%s/hello_managed", dir);
+    command_result managed = run_command("'%s'", path_in(program));
+    generator_command_ok(&managed, generator,
+                         "hello_managed (managed C by the installed corralc, plain C by CMake) "
+                         "runs");
     like_str(managed.output, "hello_managed: ok", "and its trees are intact");
     command_result_free(&managed);
-    command_result polls = run_command("'%s'", path_in("hello-cmake/hello_polls"));
-    command_ok(&polls, "hello_polls (linked with corral::polls) runs the pass");
+    snprintf(program, sizeof program, "%s/hello_polls", dir);
+    command_result polls = run_command("'%s'", path_in(program));
+    generator_command_ok(&polls, generator,
+                         "hello_polls (linked with corral::polls) runs the pass");
     like_str(polls.output, "hello_polls: ok", "and finds the module safe");
     command_result_free(&polls);
+}
+
+static void find_package_project(void *generator)
+{
+    find_package_project_with(generator, strcmp(generator, "Ninja") == 0 ? "hello-ninja"
+                                                                          : "hello-make");
 }
 
 static void pkg_config_build(void *unused)
@@ -111,17 +148,17 @@ static void pkg_config_build(void *unused)
 
 int main(void)
 {
-    plan(3);
+    plan(4);
     if (strlen(SANITIZE) > 0) {
-        skip(3, "sanitizer build: an outside project would need the same -fsanitize flags");
+        skip(4, "sanitizer build: an outside project would need the same -fsanitize flags");
         return done_testing();
     }
     if (!HAVE_POLLS) {
-        skip(3, "built without the LLVM tools (CORRAL_BUILD_POLLS=OFF): no full install to test");
+        skip(4, "built without the LLVM tools (CORRAL_BUILD_POLLS=OFF): no full install to test");
         return done_testing();
     }
     if (!build_has_install_rules()) {
-        skip(3, "no install rules: the top-level CMakeLists.txt must include(cmake/Install.cmake)");
+        skip(4, "no install rules: the top-level CMakeLists.txt must include(cmake/Install.cmake)");
         return done_testing();
     }
     const char *base = getenv("TMPDIR");
@@ -131,12 +168,14 @@ int main(void)
     diag("scratch directory %s", work);
     if (tap_subtest("cmake --install: headers, libraries, tools, CMake package, corral.pc", 120,
                     install_into_prefix, NULL)) {
-        tap_subtest("an outside project with find_package(corral) builds and runs", 600,
-                    find_package_project, NULL);
+        tap_subtest("an outside project with find_package(corral) builds and runs (Make)", 600,
+                    find_package_project, "Unix Makefiles");
+        tap_subtest("an outside project with find_package(corral) builds and runs (Ninja)", 600,
+                    find_package_project, "Ninja");
         tap_subtest("an outside build with pkg-config --cflags --libs corral", 300,
                     pkg_config_build, NULL);
     } else {
-        skip(2, "nothing installed");
+        skip(3, "nothing installed");
     }
     command_result cleanup = run_command("rm -rf '%s'", work);
     command_result_free(&cleanup);

@@ -153,6 +153,108 @@ static void test_errors(void)
     tool_result_free(&result);
 }
 
+/* corralc passes -fno-builtin, so clang never marks these returns_twice:
+ * the check must know them by name, at every optimisation level. */
+static void test_returns_twice_rejected(void)
+{
+    static const struct {
+        const char *name, *header, *call;
+    } cases[] = {
+        /* The name the call reaches after glibc's macros. */
+        {"setjmp", "setjmp.h", "jmp_buf env; if ((setjmp)(env) == 0) longjmp(env, 1);"},
+        {"_setjmp", "setjmp.h", "jmp_buf env; if (setjmp(env) == 0) longjmp(env, 1);"},
+        {"__sigsetjmp", "setjmp.h",
+         "sigjmp_buf env; if (sigsetjmp(env, 1) == 0) siglongjmp(env, 1);"},
+        {"vfork", "unistd.h", "if (vfork() == 0) _exit(0);"},
+        {"getcontext", "ucontext.h", "ucontext_t context; getcontext(&context);"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512], args[64], expected[128];
+        snprintf(text, sizeof text,
+                 "#include <%s>\n#include <stdio.h>\n"
+                 "int main(void) { %s puts(\"recovered\"); return 0; }\n",
+                 cases[i].header, cases[i].call);
+        write_source("twice.c", text);
+        snprintf(expected, sizeof expected, "call to '%s' returns twice", cases[i].name);
+        for (int level = 0; level <= 3; level++) {
+            snprintf(args, sizeof args, "-O%d twice.c -o twice", level);
+            tool_result result = corralc(args);
+            ok(result.status == 1 && strstr(result.output, expected),
+               "-O%d: a call to %s is rejected", level, cases[i].name);
+            if (!strstr(result.output, expected))
+                diag("%s", result.output);
+            tool_result_free(&result);
+        }
+    }
+}
+
+/* Flags real builds pass are accepted, and dependency files are written
+ * where cc would write them. */
+static void test_build_flags(void)
+{
+    tool_result result = corralc("-O2 -fPIC -fpie -fwrapv -fno-strict-aliasing -g3 -ggdb "
+                                 "-fno-omit-frame-pointer -MD main.c helper.c -o flagged && "
+                                 "./flagged");
+    ok(result.status == 0 && strstr(result.output, "total 999000"),
+       "-fPIC -fpie -fwrapv -fno-strict-aliasing -g3 -ggdb -fno-omit-frame-pointer -MD build "
+       "a program that runs");
+    if (result.status != 0)
+        diag("%s", result.output);
+    tool_result_free(&result);
+    char *dependencies = tool_read_file(tool_temp("main.d"));
+    ok(dependencies && strncmp(dependencies, "flagged: ", 9) == 0 &&
+           strstr(dependencies, "corral.h"),
+       "-MD without -c writes STEM.d naming the program and the headers");
+    free(dependencies);
+
+    result = corralc("-MD -MF all.deps main.c helper.c -o gathered");
+    dependencies = tool_read_file(tool_temp("all.deps"));
+    ok(result.status == 0 && dependencies && strstr(dependencies, "gathered: main.c") &&
+           strstr(dependencies, "gathered: helper.c"),
+       "-MD -MF without -c gathers every source's rules into the one file");
+    free(dependencies);
+    tool_result_free(&result);
+
+    result = corralc("-c -MMD -MF helper.deps -MT helper-target.o helper.c -o helper.o");
+    dependencies = tool_read_file(tool_temp("helper.deps"));
+    ok(result.status == 0 && dependencies && strstr(dependencies, "helper-target.o: helper.c"),
+       "-c -MMD -MF -MT write the named file with the named target");
+    free(dependencies);
+    tool_result_free(&result);
+
+    result = corralc("-c -MD helper.c -o helper2.o");
+    dependencies = tool_read_file(tool_temp("helper2.d"));
+    ok(result.status == 0 && dependencies && strstr(dependencies, "helper2.o: helper.c"),
+       "-c -MD writes OUTPUT.d");
+    free(dependencies);
+    tool_result_free(&result);
+
+    result = corralc("-fomit-frame-pointer main.c helper.c");
+    ok(result.status == 1 && strstr(result.output, "unsupported option '-fomit-frame-pointer'"),
+       "-fomit-frame-pointer is an error naming it (the walker needs frame pointers)");
+    tool_result_free(&result);
+
+    result = corralc("-shared -static main.c helper.c");
+    ok(result.status == 1 && strstr(result.output, "-shared and -static are exclusive"),
+       "-shared with -static is refused");
+    tool_result_free(&result);
+
+    result = corralc("-O1 --emit-object main.c helper.c -o managed.o && "
+                     "nm managed.o | grep -c ' T \\(main\\|twice\\)$' && "
+                     "readelf -S managed.o | grep -c ' llvm_stackmaps '");
+    ok(result.status == 0 && strcmp(result.output, "2\n1\n") == 0,
+       "--emit-object writes one object with both files' functions and the renamed section");
+    if (result.status != 0)
+        diag("%s", result.output);
+    tool_result_free(&result);
+
+    result = corralc("--help");
+    ok(result.status == 0 && strstr(result.output, "-shared") && strstr(result.output, "-MD") &&
+           strstr(result.output, "plain C"),
+       "--help documents -shared, dependency files and plain-C inputs");
+    tool_result_free(&result);
+}
+
 static void test_pass_options(void)
 {
     tool_result result = corralc("-O2 --report-poll-distance --polls=loop,return,entry main.c helper.c -o program");
@@ -169,6 +271,8 @@ int main(void)
     test_temporaries();
     test_errors();
     test_pass_options();
+    test_build_flags();
+    test_returns_twice_rejected();
     tool_remove_temp_dir();
     return done_testing();
 }

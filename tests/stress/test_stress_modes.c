@@ -10,6 +10,7 @@
  *     alloc:random collects at the same allocations (the CORRAL_LOG=stress,gc
  *     lines, addresses removed, are identical); another seed differs.
  *  4. CORRAL_LOG=stress says why each stress collection ran, per mode.
+ *  5. A configuration error is printed once, by corral_init.
  *
  * Every program runs in a child with a timeout; its output is captured.
  */
@@ -107,7 +108,7 @@ static char *schedule_of(const char *output)
         size_t length = end ? (size_t)(end - line) : strlen(line);
         if (strncmp(line, "corral: stress: ", 16) == 0 && strstr(line, " after gc ") &&
             strstr(line, " after gc ") < line + length) {
-            const char *cut = strstr(line, " (thread");
+            const char *cut = strstr(line, " (");
             size_t keep = cut && cut < line + length ? (size_t)(cut - line) : length;
             strncat(schedule, line, keep);
             strcat(schedule, "\n");
@@ -241,11 +242,25 @@ static void stress_log_lines(void)
     free(transitions.output);
 }
 
+/* corral_init prints a configuration error itself; a program that prints
+ * corral_last_error() again shows it twice. */
+static void configuration_error_once(void)
+{
+    run_result bad = run_program(TORTURE_PROGRAM, "CORRAL_HEAP_MAX=lots", 60);
+    size_t count = count_lines(bad.output, "CORRAL_HEAP_MAX='lots'");
+    if (!ok(!bad.timed_out && WIFEXITED(bad.status) && WEXITSTATUS(bad.status) == 2 &&
+                count == 1,
+            "a torture program prints a configuration error once (%zu times)", count))
+        show_output(&bad);
+    free(bad.output);
+}
+
 int main(void)
 {
-    plan(24);
+    plan(25);
     broken_program();
     replayed_schedule();
     stress_log_lines();
+    configuration_error_once();
     return done_testing();
 }
