@@ -63,16 +63,12 @@ static void *out_of_memory(size_t request)
     abort();
 }
 
-/* Bytes the budget still allows: the soft target before any collection in
- * this request, the hard maximum after one (other threads may have used the
+/* The limit of one attempt: the soft target before any collection in this
+ * request, the hard maximum after one (other threads may have used the
  * target up again while we collected; growing beats starving). */
-static size_t budget_room(int attempt)
+static size_t budget_limit(int attempt)
 {
-    heap *h = &corral_heap;
-    size_t in_use =
-        h->live_after_gc + atomic_load_explicit(&h->allocated_since_gc, memory_order_relaxed);
-    size_t limit = attempt == 0 ? h->target : h->heap_max;
-    return limit > in_use ? limit - in_use : 0;
+    return attempt == 0 ? corral_heap.target : corral_heap.heap_max;
 }
 
 /* A zeroed chunk of between min and want bytes, collecting when the budget
@@ -80,11 +76,12 @@ static size_t budget_room(int attempt)
 static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *got)
 {
     for (int attempt = 0;; attempt++) {
-        size_t room = budget_room(attempt) & ~(size_t)(CORRAL_GRANULE - 1);
-        if (room >= min) {
-            char *chunk = heap_take_chunk(min, want < room ? want : room, got);
+        size_t reserved = heap_reserve(min, want, budget_limit(attempt));
+        if (reserved) {
+            char *chunk = heap_take_chunk(min, reserved, got);
+            heap_unreserve(reserved - *got); /* all of it when no range was big enough */
             if (chunk) {
-                heap_note_allocated(*got);
+                heap_count_allocated(*got);
                 return chunk;
             }
         }
@@ -97,12 +94,13 @@ static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *
 static void *allocate_large(corral_thread *self, size_t size)
 {
     for (int attempt = 0;; attempt++) {
-        if (budget_room(attempt) >= size) {
+        if (heap_reserve(size, size, budget_limit(attempt))) {
             void *object = los_alloc(size);
             if (object) {
-                heap_note_allocated(size);
+                heap_count_allocated(size);
                 return object;
             }
+            heap_unreserve(size);
         }
         if (attempt == 2)
             return out_of_memory(size);

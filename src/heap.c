@@ -135,16 +135,33 @@ char *heap_take_chunk(size_t min_bytes, size_t want_bytes, size_t *got)
     return chunk;
 }
 
-bool heap_budget_allows(size_t bytes)
+size_t heap_reserve(size_t min_bytes, size_t want_bytes, size_t limit)
 {
     heap *h = &corral_heap;
     size_t allocated = atomic_load_explicit(&h->allocated_since_gc, memory_order_relaxed);
-    return h->live_after_gc + allocated + bytes <= h->target;
+    for (;;) {
+        size_t in_use = h->live_after_gc + allocated;
+        size_t room = limit > in_use ? limit - in_use : 0;
+        room &= ~(size_t)(CORRAL_GRANULE - 1);
+        if (room < min_bytes)
+            return 0;
+        size_t take = want_bytes < room ? want_bytes : room;
+        /* Check and record in one step: threads that saw the same room one
+         * by one would together pass the limit. */
+        if (atomic_compare_exchange_weak_explicit(&h->allocated_since_gc, &allocated,
+                                                  allocated + take, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return take;
+    }
 }
 
-void heap_note_allocated(size_t bytes)
+void heap_unreserve(size_t bytes)
 {
-    atomic_fetch_add_explicit(&corral_heap.allocated_since_gc, bytes, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&corral_heap.allocated_since_gc, bytes, memory_order_relaxed);
+}
+
+void heap_count_allocated(size_t bytes)
+{
     atomic_fetch_add_explicit(&corral_heap.allocated_total, bytes, memory_order_relaxed);
 }
 

@@ -84,8 +84,10 @@ typedef struct heap {
     char *top;               /* end of the highest chunk ever handed out */
     char *high_water;        /* end of the pages that may be committed */
 
-    /* Budget. allocated_since_gc: atomic add by mutators (relaxed; exactness
-     * only matters at the collector, which reads it with the world stopped). */
+    /* Budget. allocated_since_gc: bytes reserved since the last GC. Writers:
+     * mutators by CAS in heap_reserve (relaxed: the CAS alone keeps
+     * live_after_gc + allocated_since_gc <= the limit checked) and the
+     * collector, which resets it with the world stopped. */
     _Atomic size_t allocated_since_gc;
     _Atomic uint64_t allocated_total; /* since start, for statistics (relaxed) */
     size_t live_after_gc;    /* heap + LOS bytes alive after the last GC */
@@ -167,10 +169,15 @@ static inline void *heap_forward(void *pointer)
  * left. Thread: a mutator (MANAGED) or the collector. */
 char *heap_take_chunk(size_t min_bytes, size_t want_bytes, size_t *got);
 
-/* True when allocating bytes more stays within the budget set after the
- * last collection. */
-bool heap_budget_allows(size_t bytes);
-void heap_note_allocated(size_t bytes);
+/* Reserves between min_bytes and want_bytes (granule multiples) of the
+ * budget so that live_after_gc + allocated_since_gc stays <= limit, in one
+ * atomic step; returns the bytes reserved, 0 when not even min_bytes fit.
+ * Thread: a MANAGED mutator, so no collection resets the budget before it
+ * returns what it did not use with heap_unreserve. */
+size_t heap_reserve(size_t min_bytes, size_t want_bytes, size_t limit);
+void heap_unreserve(size_t bytes);
+/* Adds bytes handed out to allocated_total (statistics). */
+void heap_count_allocated(size_t bytes);
 
 /* From the stopped world, after compaction: replaces the free ranges, sets
  * the new live size and budget, and returns memory above the budget to the OS. */
