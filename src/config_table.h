@@ -37,11 +37,13 @@
 #define CORRAL_CONFIG_STRING_MAX 4096
 
 #define CORRAL_CONFIG_TABLE(X)                                                             \
-    X(heap_min, HEAP_MIN, SIZE, "16M", CORRAL_MiB(1), CORRAL_GiB(32), NULL, OPTION,          \
-      "initial heap size")                                                                 \
+    X(heap_min, HEAP_MIN, SIZE, "0", CORRAL_MiB(1), CORRAL_GiB(32), "auto", OPTION,          \
+      "smallest heap limit: no collection before the heap reaches it; auto = 16M, or "     \
+      "half of CORRAL_HEAP_MAX when that is below 32M; = CORRAL_HEAP_MAX: a fixed heap, "  \
+      "collected only when full")                                                          \
     X(heap_max, HEAP_MAX, SIZE, "0", CORRAL_MiB(4), CORRAL_GiB(32), "auto", OPTION,          \
-      "hard limit of the heap; auto = half of physical memory, at most 32G "               \
-      "(and at least CORRAL_HEAP_MIN)")                                                    \
+      "hard limit of the heap, large objects included; auto = half of physical memory, "   \
+      "at most 32G (and at least CORRAL_HEAP_MIN)")                                        \
     X(gc_threads, GC_THREADS, UINT, "0", 1, 256, "auto", OPTION,                             \
       "GC worker threads, the collecting thread included; auto = the CPUs this "           \
       "process may run on, at most 8")                                                     \

@@ -13,7 +13,7 @@ static char *const empty_env[] = {NULL};
 
 /* What each kind of knob accepts, as the messages end. */
 #define SIZE_TEXT "a size in bytes with an optional k, M or G suffix, "
-#define HEAP_MIN_ACCEPTS "expected " SIZE_TEXT "from 1M to 32G"
+#define HEAP_MIN_ACCEPTS "expected " SIZE_TEXT "from 1M to 32G (or 0 for auto)"
 #define HEAP_MAX_ACCEPTS "expected " SIZE_TEXT "from 4M to 32G (or 0 for auto)"
 #define TLAB_ACCEPTS "expected " SIZE_TEXT "from 4K to 1M"
 #define GC_THREADS_ACCEPTS "expected an integer from 1 to 256 (or 0 for auto)"
@@ -81,7 +81,7 @@ static void test_defaults(void)
 {
     corral_config config;
     is_int(load(&config, NULL, empty_env), CORRAL_OK, "empty environment loads");
-    is_int(config.heap_min, CORRAL_MiB(16), "default heap_min 16M");
+    is_int(config.heap_min, CORRAL_MiB(16), "default heap_min 16M (auto, with an auto heap_max)");
     size_t expected_max = physical_half();
     if (expected_max > CORRAL_GiB(32))
         expected_max = CORRAL_GiB(32);
@@ -272,7 +272,6 @@ static void test_value_errors(void)
         {"CORRAL_HEAP_MIN=0x100000", "CORRAL_HEAP_MIN='0x100000': " HEAP_MIN_ACCEPTS},
         {"CORRAL_HEAP_MIN=M", "CORRAL_HEAP_MIN='M': " HEAP_MIN_ACCEPTS},
         {"CORRAL_HEAP_MIN=16T", "CORRAL_HEAP_MIN='16T': " HEAP_MIN_ACCEPTS},
-        {"CORRAL_HEAP_MIN=0", "CORRAL_HEAP_MIN='0': out of range; " HEAP_MIN_ACCEPTS},
         {"CORRAL_HEAP_MIN=1023K", "CORRAL_HEAP_MIN='1023K': out of range; " HEAP_MIN_ACCEPTS},
         {"CORRAL_HEAP_MAX=33G", "CORRAL_HEAP_MAX='33G': out of range; " HEAP_MAX_ACCEPTS},
         {"CORRAL_HEAP_MAX=3M", "CORRAL_HEAP_MAX='3M': out of range; " HEAP_MAX_ACCEPTS},
@@ -434,20 +433,25 @@ static void test_precedence(void)
 static void test_relations(void)
 {
     expect_error(NULL, ENV("CORRAL_HEAP_MIN=64M", "CORRAL_HEAP_MAX=32M"),
-                 "the initial heap 64M (CORRAL_HEAP_MIN='64M') is larger than the maximum heap "
+                 "the minimum heap 64M (CORRAL_HEAP_MIN='64M') is larger than the maximum heap "
                  "32M (CORRAL_HEAP_MAX='32M'); CORRAL_HEAP_MIN must not exceed CORRAL_HEAP_MAX",
                  "heap_min > heap_max, both from the environment");
     corral_options options = {.heap_max = CORRAL_MiB(32)};
     expect_error(&options, ENV("CORRAL_HEAP_MIN=64M"),
-                 "the initial heap 64M (CORRAL_HEAP_MIN='64M') is larger than the maximum heap "
+                 "the minimum heap 64M (CORRAL_HEAP_MIN='64M') is larger than the maximum heap "
                  "32M (corral_options.heap_max=33554432); CORRAL_HEAP_MIN must not exceed "
                  "CORRAL_HEAP_MAX",
                  "heap_min > heap_max, one from an option");
-    expect_error(NULL, ENV("CORRAL_HEAP_MAX=8M"),
-                 "the initial heap 16M (the default of CORRAL_HEAP_MIN) is larger than the "
-                 "maximum heap 8M (CORRAL_HEAP_MAX='8M'); CORRAL_HEAP_MIN must not exceed "
-                 "CORRAL_HEAP_MAX",
-                 "heap_max below the default heap_min");
+    corral_config small;
+    is_int(load(&small, NULL, ENV("CORRAL_HEAP_MAX=8M")), CORRAL_OK,
+           "CORRAL_HEAP_MAX=8M alone is valid");
+    is_int(small.heap_min, CORRAL_MiB(4), "... its minimum is derived: half of 8M");
+    is_int(load_one("CORRAL_HEAP_MAX=4M").heap_min, CORRAL_MiB(2), "heap_max 4M: minimum 2M");
+    is_int(load_one("CORRAL_HEAP_MAX=64M").heap_min, CORRAL_MiB(16), "heap_max 64M: minimum 16M");
+    is_int(load_one("CORRAL_HEAP_MIN=4M").heap_min, CORRAL_MiB(4), "an explicit minimum stays");
+    corral_options small_option = {.heap_max = CORRAL_MiB(8)};
+    is_int(load(&small, &small_option, NULL), CORRAL_OK, "corral_options.heap_max=8M alone is valid");
+    is_int(small.heap_min, CORRAL_MiB(4), "... minimum 4M");
     corral_config config;
     is_int(load(&config, NULL, ENV("CORRAL_HEAP_MIN=64M", "CORRAL_HEAP_MAX=64M")), CORRAL_OK,
            "heap_min == heap_max is fine");
@@ -503,8 +507,8 @@ static void test_help_and_docs(void)
     ok(!strstr(help, "(null)") && !strstr(markdown, "(null)"), "no (null) in help or docs");
     like_str(help,
              "CORRAL_HEAP_MAX  (size, default 0 (auto); also corral_options.heap_max)\n"
-             "    hard limit of the heap; auto = half of physical memory, at most 32G (and at "
-             "least CORRAL_HEAP_MIN)\n    accepts a size in bytes with an optional k, M or G "
+             "    hard limit of the heap, large objects included; auto = half of physical "
+             "memory, at most 32G (and at least CORRAL_HEAP_MIN)\n    accepts a size in bytes with an optional k, M or G "
              "suffix, from 4M to 32G (or 0 for auto)\n",
              "help gives type, default, option, help and range");
     like_str(help, "CORRAL_LOG_FILE  (text, default empty (stderr))", "help: empty string default");
