@@ -56,8 +56,10 @@
       "bytes of each thread-local allocation buffer")                                      \
     X(large_object_size, LARGE_OBJECT_SIZE, SIZE, "8K", CORRAL_KiB(1), CORRAL_KiB(64), NULL, \
       OPTION, "objects of at least this size go to the large-object space and never move") \
-    X(heap_growth, HEAP_GROWTH, PERCENT, "100", 10, 1000, NULL, NO_OPTION,                   \
-      "after a GC the heap may grow to live bytes x (1 + growth/100) before the next one") \
+    X(heap_expansiveness, HEAP_EXPANSIVENESS, UINT, "8", 0, 10000, NULL, NO_OPTION,         \
+      "c of the adaptive heap limit live + c x sqrt(live x allocation rate / collection "   \
+      "rate), sizes in MiB (MemBalancer): larger buys GC time with memory; 0 = the "       \
+      "smallest headroom (live/10 + 1M) (docs/performance.md)")                            \
     X(dense_prefix, DENSE_PREFIX, PERCENT, "90", 0, 100, NULL, NO_OPTION,                    \
       "leading heap regions at least this full stay in place; 0 = off, everything "        \
       "movable moves")                                                                     \

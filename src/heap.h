@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "heap_sizer.h"
 #include "object.h"
 
 #define HEAP_REGION_SHIFT 18u /* 256 KiB: the unit of compaction scheduling */
@@ -90,17 +91,18 @@ typedef struct heap {
      * collector, which resets it with the world stopped. */
     _Atomic size_t allocated_since_gc;
     _Atomic uint64_t allocated_total; /* since start, for statistics (relaxed) */
+    /* Written with the world stopped; read by mutators in heap_reserve. */
     size_t live_after_gc;    /* heap + LOS bytes alive after the last GC */
     size_t target;           /* collect before live_after_gc + allocated exceeds this */
     size_t heap_min, heap_max;
-    unsigned growth_percent;
+    heap_sizer sizer;        /* sets target after each GC; collector only */
 } heap;
 
 extern heap corral_heap;
 
 /* Reserves the address range and the side tables; returns 0 or a negative
  * corral_status with corral_set_error. */
-int heap_init(size_t heap_min, size_t heap_max, unsigned growth_percent);
+int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness);
 void heap_destroy(void);
 
 static inline bool heap_contains(const void *pointer)
@@ -182,7 +184,10 @@ void heap_count_allocated(size_t bytes);
 /* From the stopped world, after compaction: replaces the free ranges, sets
  * the new live size and budget, and returns memory above the budget to the OS. */
 void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, size_t count);
-void heap_set_budget_from_stw(size_t live_bytes);
+/* Sets the next limit from the sizer (allocated bytes since the last GC,
+ * the GC's start and end times) and gives back pages above it. */
+void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_t gc_start_ns,
+                              uint64_t gc_end_ns);
 
 /* Bytes of the reserved range in use below top. */
 size_t heap_used_bytes(void);

@@ -18,7 +18,7 @@ static char *const empty_env[] = {NULL};
 #define TLAB_ACCEPTS "expected " SIZE_TEXT "from 4K to 1M"
 #define GC_THREADS_ACCEPTS "expected an integer from 1 to 256 (or 0 for auto)"
 #define SEED_ACCEPTS "expected an integer from 0 to 18446744073709551615"
-#define GROWTH_ACCEPTS "expected a percentage from 10 to 1000, with or without %"
+#define EXPANSIVENESS_ACCEPTS "expected an integer from 0 to 10000"
 #define DENSE_ACCEPTS "expected a percentage from 0 to 100, with or without %"
 #define BOOL_ACCEPTS "expected 1, 0, true, false, yes, no, on or off, in any case"
 #define LOG_ACCEPTS "expected a comma-separated list of: gc, phases, stress, threads, verify, all"
@@ -93,7 +93,7 @@ static void test_defaults(void)
        "default gc_threads %u: between 1 and min(online CPUs %ld, 8)", config.gc_threads, cpus);
     is_int(config.tlab_size, CORRAL_KiB(32), "default tlab_size 32K");
     is_int(config.large_object_size, CORRAL_KiB(8), "default large_object_size 8K");
-    is_int(config.heap_growth, 100, "default heap_growth 100");
+    is_int(config.heap_expansiveness, 8, "default heap_expansiveness 8");
     is_int(config.dense_prefix, 90, "default dense_prefix 90");
     is_int(config.log, 0, "default log: nothing");
     is_str(config.log_file, "", "default log_file: empty (stderr)");
@@ -150,9 +150,10 @@ static void test_integers(void)
     is_int(load_one("CORRAL_GC_SEED=0").seed, 0, "seed 0 stays 0");
     ok(load_one("CORRAL_GC_SEED=18446744073709551615").seed == UINT64_MAX, "seed UINT64_MAX");
     is_int(load_one("CORRAL_GC_SEED=42").seed, 42, "seed 42");
-    is_int(load_one("CORRAL_HEAP_GROWTH=10").heap_growth, 10, "heap_growth lower bound 10");
-    is_int(load_one("CORRAL_HEAP_GROWTH=1000").heap_growth, 1000, "heap_growth upper bound 1000");
-    is_int(load_one("CORRAL_HEAP_GROWTH=50%").heap_growth, 50, "percent with a %% sign");
+    is_int(load_one("CORRAL_HEAP_EXPANSIVENESS=0").heap_expansiveness, 0, "expansiveness 0");
+    is_int(load_one("CORRAL_HEAP_EXPANSIVENESS=10000").heap_expansiveness, 10000,
+           "expansiveness upper bound 10000");
+    is_int(load_one("CORRAL_DENSE_PREFIX=50%").dense_prefix, 50, "percent with a %% sign");
     is_int(load_one("CORRAL_DENSE_PREFIX=0").dense_prefix, 0, "dense_prefix 0 (off)");
     is_int(load_one("CORRAL_DENSE_PREFIX=100").dense_prefix, 100, "dense_prefix 100");
 }
@@ -285,9 +286,11 @@ static void test_value_errors(void)
         {"CORRAL_GC_THREADS=4k", "CORRAL_GC_THREADS='4k': " GC_THREADS_ACCEPTS},
         {"CORRAL_GC_SEED=18446744073709551616",
          "CORRAL_GC_SEED='18446744073709551616': too large; " SEED_ACCEPTS},
-        {"CORRAL_HEAP_GROWTH=5", "CORRAL_HEAP_GROWTH='5': out of range; " GROWTH_ACCEPTS},
-        {"CORRAL_HEAP_GROWTH=1001%", "CORRAL_HEAP_GROWTH='1001%': out of range; " GROWTH_ACCEPTS},
-        {"CORRAL_HEAP_GROWTH=%", "CORRAL_HEAP_GROWTH='%': " GROWTH_ACCEPTS},
+        {"CORRAL_HEAP_EXPANSIVENESS=10001",
+         "CORRAL_HEAP_EXPANSIVENESS='10001': out of range; " EXPANSIVENESS_ACCEPTS},
+        {"CORRAL_HEAP_EXPANSIVENESS=1.5", "CORRAL_HEAP_EXPANSIVENESS='1.5': " EXPANSIVENESS_ACCEPTS},
+        {"CORRAL_HEAP_EXPANSIVENESS=-1", "CORRAL_HEAP_EXPANSIVENESS='-1': " EXPANSIVENESS_ACCEPTS},
+        {"CORRAL_DENSE_PREFIX=%", "CORRAL_DENSE_PREFIX='%': " DENSE_ACCEPTS},
         {"CORRAL_DENSE_PREFIX=101", "CORRAL_DENSE_PREFIX='101': out of range; " DENSE_ACCEPTS},
         {"CORRAL_STATS=2", "CORRAL_STATS='2': " BOOL_ACCEPTS},
         {"CORRAL_STATS=enable", "CORRAL_STATS='enable': " BOOL_ACCEPTS},
