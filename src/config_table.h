@@ -56,7 +56,7 @@
       "bytes of each thread-local allocation buffer")                                      \
     X(large_object_size, LARGE_OBJECT_SIZE, SIZE, "8K", CORRAL_KiB(1), CORRAL_KiB(64), NULL, \
       OPTION, "objects of at least this size go to the large-object space and never move") \
-    X(heap_expansiveness, HEAP_EXPANSIVENESS, UINT, "8", 0, 10000, NULL, NO_OPTION,         \
+    X(heap_expansiveness, HEAP_EXPANSIVENESS, UINT, "16", 0, 10000, NULL, NO_OPTION,         \
       "c of the adaptive heap limit live + c x sqrt(live x allocation rate / collection "   \
       "rate), sizes in MiB (MemBalancer): larger buys GC time with memory; 0 = the "       \
       "smallest headroom (live/10 + 1M) (docs/performance.md)")                            \

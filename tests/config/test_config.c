@@ -93,7 +93,7 @@ static void test_defaults(void)
        "default gc_threads %u: between 1 and min(online CPUs %ld, 8)", config.gc_threads, cpus);
     is_int(config.tlab_size, CORRAL_KiB(32), "default tlab_size 32K");
     is_int(config.large_object_size, CORRAL_KiB(8), "default large_object_size 8K");
-    is_int(config.heap_expansiveness, 8, "default heap_expansiveness 8");
+    is_int(config.heap_expansiveness, 16, "default heap_expansiveness 16");
     is_int(config.dense_prefix, 90, "default dense_prefix 90");
     is_int(config.log, 0, "default log: nothing");
     is_str(config.log_file, "", "default log_file: empty (stderr)");
