@@ -23,6 +23,8 @@ typedef struct limit_case {
 } limit_case;
 
 static const limit_case *current;
+/* Every thread has its ring before any fills the heap: a ring is never NULL. */
+static pthread_barrier_t rings_ready;
 static _Atomic size_t peak_in_use, peak_in_oom;
 static _Atomic unsigned oom_calls, allocations_done;
 
@@ -55,6 +57,11 @@ static void *allocator(void *arg)
     corral_handle_scope scope = corral_handle_scope_open();
     int count = current->kept;
     corral_handle ring = corral_handle_new(corral_alloc_array(&refs_type, (uint64_t)count));
+    if (!*ring)
+        bail_out("no memory for a ring of %d references", count);
+    corral_enter_unmanaged(); /* waiting here must not hold up a GC */
+    pthread_barrier_wait(&rings_ready);
+    corral_leave_unmanaged();
     size_t length = current->object_bytes - sizeof(corral_array_header);
     for (int i = 0; i < current->allocations; i++) {
         void *object = corral_alloc_array(&bytes_type, length);
@@ -79,6 +86,7 @@ static void limit_holds(void *arg)
     test_start(current->settings, false);
     corral_set_oom_handler(on_oom);
     pthread_t threads[THREADS];
+    pthread_barrier_init(&rings_ready, NULL, THREADS);
     for (int i = 0; i < THREADS; i++)
         pthread_create(&threads[i], NULL, allocator, NULL);
     for (int i = 0; i < THREADS; i++)
