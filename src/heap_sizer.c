@@ -1,7 +1,6 @@
 /* heap_sizer.c — MemBalancer's heap limit (see heap_sizer.h). */
 #include "heap_sizer.h"
 
-
 /* Weight of the newest cycle in the smoothed rates: one odd cycle (an
  * explicit collection, a retry right after another) moves them half way. */
 #define SIZER_SMOOTHING 0.5
