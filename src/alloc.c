@@ -63,33 +63,12 @@ static void *out_of_memory(size_t request)
     abort();
 }
 
-/* Takes between min and want bytes of the budget in one step (0 if less
- * is left): checking the room and then counting the bytes let threads
- * allocating at once pass CORRAL_HEAP_MAX together. */
-static size_t reserve_budget(int attempt, size_t min, size_t want)
+/* The limit of one attempt: the soft target before any collection in this
+ * request, the hard maximum after one (other threads may have used the
+ * target up again while we collected; growing beats starving). */
+static size_t budget_limit(int attempt)
 {
-    heap *h = &corral_heap;
-    size_t limit = attempt == 0 ? h->target : h->heap_max;
-    size_t allocated = atomic_load_explicit(&h->allocated_since_gc, memory_order_relaxed);
-    for (;;) {
-        size_t in_use = h->live_after_gc + allocated;
-        size_t room = (limit > in_use ? limit - in_use : 0) & ~(size_t)(CORRAL_GRANULE - 1);
-        if (room < min)
-            return 0;
-        size_t take = want < room ? want : room;
-        if (atomic_compare_exchange_weak_explicit(&h->allocated_since_gc, &allocated,
-                                                  allocated + take, memory_order_relaxed,
-                                                  memory_order_relaxed))
-            return take;
-    }
-}
-
-/* Keeps used bytes of a reservation counted, gives the rest back. */
-static void settle_budget(size_t reserved, size_t used)
-{
-    atomic_fetch_sub_explicit(&corral_heap.allocated_since_gc, reserved - used,
-                              memory_order_relaxed);
-    atomic_fetch_add_explicit(&corral_heap.allocated_total, used, memory_order_relaxed);
+    return attempt == 0 ? corral_heap.target : corral_heap.heap_max;
 }
 
 /* A zeroed chunk of between min and want bytes, collecting when the budget
@@ -97,11 +76,12 @@ static void settle_budget(size_t reserved, size_t used)
 static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *got)
 {
     for (int attempt = 0;; attempt++) {
-        size_t reserved = reserve_budget(attempt, min, want);
+        size_t reserved = heap_reserve(min, want, budget_limit(attempt));
         if (reserved) {
             char *chunk = heap_take_chunk(min, reserved, got);
-            settle_budget(reserved, chunk ? *got : 0);
-            if (chunk)
+            heap_unreserve(reserved - *got); /* all of it when no range was big enough */
+            if (chunk) {
+                heap_count_allocated(*got);
                 return chunk;
         }
         if (attempt == 2)
@@ -113,12 +93,13 @@ static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *
 static void *allocate_large(corral_thread *self, size_t size)
 {
     for (int attempt = 0;; attempt++) {
-        size_t reserved = reserve_budget(attempt, size, size);
-        if (reserved) {
+        if (heap_reserve(size, size, budget_limit(attempt))) {
             void *object = los_alloc(size);
-            settle_budget(reserved, object ? size : 0);
-            if (object)
+            if (object) {
+                heap_count_allocated(size);
                 return object;
+            }
+            heap_unreserve(size);
         }
         if (attempt == 2)
             return out_of_memory(size);

@@ -955,10 +955,19 @@ static unsigned auto_gc_threads(void)
     return usable < 8 ? (unsigned)usable : 8;
 }
 
+/* Given only a maximum, the minimum follows it: 16M, or half a maximum
+ * below 32M, so a small CORRAL_HEAP_MAX alone is a valid setting. */
+static size_t auto_heap_min(size_t heap_max)
+{
+    return heap_max < CORRAL_MiB(32) ? heap_max / 2 : CORRAL_MiB(16);
+}
+
 static void resolve_auto(corral_config *config)
 {
     if (config->heap_max == 0)
-        config->heap_max = auto_heap_max(config->heap_min);
+        config->heap_max = auto_heap_max(config->heap_min ? config->heap_min : CORRAL_MiB(16));
+    if (config->heap_min == 0)
+        config->heap_min = auto_heap_min(config->heap_max);
     /* An explicit worker count is taken at its word, as -Xgcthreads is in OpenJ9 and
      * ParallelGCThreads in HotSpot: every GC then wakes every worker. */
     if (config->gc_heap_per_worker == 0)
@@ -994,7 +1003,7 @@ static int check_relations(const loader *loader)
         return CORRAL_OK;
     char buffer[512];
     text message = text_on(buffer, sizeof buffer);
-    text_append(&message, "the initial heap ");
+    text_append(&message, "the minimum heap ");
     text_append_size(&message, config->heap_min);
     text_append(&message, " (");
     describe_origin(loader, KNOB_INDEX_heap_min, &message);

@@ -37,11 +37,13 @@
 #define CORRAL_CONFIG_STRING_MAX 4096
 
 #define CORRAL_CONFIG_TABLE(X)                                                             \
-    X(heap_min, HEAP_MIN, SIZE, "16M", CORRAL_MiB(1), CORRAL_GiB(32), NULL, OPTION,          \
-      "initial heap size")                                                                 \
+    X(heap_min, HEAP_MIN, SIZE, "0", CORRAL_MiB(1), CORRAL_GiB(32), "auto", OPTION,          \
+      "smallest heap limit: no collection before the heap reaches it; auto = 16M, or "     \
+      "half of CORRAL_HEAP_MAX when that is below 32M; = CORRAL_HEAP_MAX: a fixed heap, "  \
+      "collected only when full")                                                          \
     X(heap_max, HEAP_MAX, SIZE, "0", CORRAL_MiB(4), CORRAL_GiB(32), "auto", OPTION,          \
-      "hard limit of the heap; auto = half of physical memory, at most 32G "               \
-      "(and at least CORRAL_HEAP_MIN)")                                                    \
+      "hard limit of the heap, large objects included; auto = half of physical memory, "   \
+      "at most 32G (and at least CORRAL_HEAP_MIN)")                                        \
     X(gc_threads, GC_THREADS, UINT, "0", 1, 256, "auto", OPTION,                             \
       "GC worker threads, the collecting thread included; auto = the CPUs this "           \
       "process may run on, at most 8")                                                     \
@@ -54,8 +56,10 @@
       "bytes of each thread-local allocation buffer")                                      \
     X(large_object_size, LARGE_OBJECT_SIZE, SIZE, "8K", CORRAL_KiB(1), CORRAL_KiB(64), NULL, \
       OPTION, "objects of at least this size go to the large-object space and never move") \
-    X(heap_growth, HEAP_GROWTH, PERCENT, "100", 10, 1000, NULL, NO_OPTION,                   \
-      "after a GC the heap may grow to live bytes x (1 + growth/100) before the next one") \
+    X(heap_expansiveness, HEAP_EXPANSIVENESS, UINT, "16", 0, 10000, NULL, NO_OPTION,         \
+      "c of the adaptive heap limit live + c x sqrt(live x allocation rate / collection "   \
+      "rate), sizes in MiB (MemBalancer): larger buys GC time with memory; 0 = the "       \
+      "smallest headroom (live/10 + 1M) (docs/performance.md)")                            \
     X(dense_prefix, DENSE_PREFIX, PERCENT, "90", 0, 100, NULL, NO_OPTION,                    \
       "leading heap regions at least this full stay in place; 0 = off, everything "        \
       "movable moves")                                                                     \

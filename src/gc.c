@@ -89,8 +89,10 @@ static void collect_from_stw(stop_report *stop, void *context)
     compact_slide_from_stw(cycle);
     compact_finish_from_stw(cycle);
     cycle->live_bytes = cycle->marked_bytes;
-    heap_set_budget_from_stw(cycle->live_bytes);
+    heap_set_budget_from_stw(cycle->live_bytes, cycle->heap_before - corral_heap.live_after_gc,
+                             cycle->request_ns, monotonic_ns());
     cycle->heap_after = cycle->live_bytes;
+    cycle->heap_limit = corral_heap.target;
     if (config->verify & CORRAL_VERIFY_AFTER)
         verify_heap_from_stw(cycle, "after");
 #ifdef CORRAL_DEBUG_CHECKS

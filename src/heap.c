@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "coordinator.h"
 #include "fatal.h"
 
 heap corral_heap;
@@ -31,7 +32,7 @@ static size_t reserve_size_for(size_t heap_max)
     return size > HEAP_MAX_RESERVE ? HEAP_MAX_RESERVE : size;
 }
 
-int heap_init(size_t heap_min, size_t heap_max, unsigned growth_percent)
+int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness)
 {
     heap *h = &corral_heap;
     memset(h, 0, sizeof *h);
@@ -66,7 +67,7 @@ int heap_init(size_t heap_min, size_t heap_max, unsigned growth_percent)
     h->top = h->base;
     h->heap_min = heap_min;
     h->heap_max = heap_max;
-    h->growth_percent = growth_percent;
+    heap_sizer_init(&h->sizer, expansiveness, heap_min, heap_max, monotonic_ns());
     h->target = heap_min;
     return 0;
 }
@@ -135,16 +136,33 @@ char *heap_take_chunk(size_t min_bytes, size_t want_bytes, size_t *got)
     return chunk;
 }
 
-bool heap_budget_allows(size_t bytes)
+size_t heap_reserve(size_t min_bytes, size_t want_bytes, size_t limit)
 {
     heap *h = &corral_heap;
     size_t allocated = atomic_load_explicit(&h->allocated_since_gc, memory_order_relaxed);
-    return h->live_after_gc + allocated + bytes <= h->target;
+    for (;;) {
+        size_t in_use = h->live_after_gc + allocated;
+        size_t room = limit > in_use ? limit - in_use : 0;
+        room &= ~(size_t)(CORRAL_GRANULE - 1);
+        if (room < min_bytes)
+            return 0;
+        size_t take = want_bytes < room ? want_bytes : room;
+        /* Check and record in one step: threads that saw the same room one
+         * by one would together pass the limit. */
+        if (atomic_compare_exchange_weak_explicit(&h->allocated_since_gc, &allocated,
+                                                  allocated + take, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return take;
+    }
 }
 
-void heap_note_allocated(size_t bytes)
+void heap_unreserve(size_t bytes)
 {
-    atomic_fetch_add_explicit(&corral_heap.allocated_since_gc, bytes, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&corral_heap.allocated_since_gc, bytes, memory_order_relaxed);
+}
+
+void heap_count_allocated(size_t bytes)
+{
     atomic_fetch_add_explicit(&corral_heap.allocated_total, bytes, memory_order_relaxed);
 }
 
@@ -166,15 +184,13 @@ void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, size_t count
     atomic_store_explicit(&h->allocated_since_gc, 0, memory_order_relaxed);
 }
 
-void heap_set_budget_from_stw(size_t live_bytes)
+void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_t gc_start_ns,
+                              uint64_t gc_end_ns)
 {
     heap *h = &corral_heap;
     h->live_after_gc = live_bytes;
-    size_t target = live_bytes + live_bytes / 100 * h->growth_percent;
-    if (target < h->heap_min)
-        target = h->heap_min;
-    if (target > h->heap_max)
-        target = h->heap_max;
+    size_t target =
+        heap_sizer_limit_from_stw(&h->sizer, live_bytes, allocated_bytes, gc_start_ns, gc_end_ns);
     h->target = target;
     /* Give back the pages well above what the next cycle may use. Twice the
      * allocation room: TLAB tails and regions that stay in place stretch a

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "heap_sizer.h"
 #include "object.h"
 
 #define HEAP_REGION_SHIFT 18u /* 256 KiB: the unit of compaction scheduling */
@@ -84,22 +85,24 @@ typedef struct heap {
     char *top;               /* end of the highest chunk ever handed out */
     char *high_water;        /* end of the pages that may be committed */
 
-    /* Budget. allocated_since_gc: mutators reserve by CAS and give back what
-     * they did not use (relaxed; alloc.c's reserve_budget keeps it under the
-     * limit); the collector reads and resets it with the world stopped. */
+    /* Budget. allocated_since_gc: bytes reserved since the last GC. Writers:
+     * mutators by CAS in heap_reserve (relaxed: the CAS alone keeps
+     * live_after_gc + allocated_since_gc <= the limit checked) and the
+     * collector, which resets it with the world stopped. */
     _Atomic size_t allocated_since_gc;
     _Atomic uint64_t allocated_total; /* since start, for statistics (relaxed) */
+    /* Written with the world stopped; read by mutators in heap_reserve. */
     size_t live_after_gc;    /* heap + LOS bytes alive after the last GC */
     size_t target;           /* collect before live_after_gc + allocated exceeds this */
     size_t heap_min, heap_max;
-    unsigned growth_percent;
+    heap_sizer sizer;        /* sets target after each GC; collector only */
 } heap;
 
 extern heap corral_heap;
 
 /* Reserves the address range and the side tables; returns 0 or a negative
  * corral_status with corral_set_error. */
-int heap_init(size_t heap_min, size_t heap_max, unsigned growth_percent);
+int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness);
 void heap_destroy(void);
 
 static inline bool heap_contains(const void *pointer)
@@ -168,15 +171,23 @@ static inline void *heap_forward(void *pointer)
  * left. Thread: a mutator (MANAGED) or the collector. */
 char *heap_take_chunk(size_t min_bytes, size_t want_bytes, size_t *got);
 
-/* True when allocating bytes more stays within the budget set after the
- * last collection. */
-bool heap_budget_allows(size_t bytes);
-void heap_note_allocated(size_t bytes);
+/* Reserves between min_bytes and want_bytes (granule multiples) of the
+ * budget so that live_after_gc + allocated_since_gc stays <= limit, in one
+ * atomic step; returns the bytes reserved, 0 when not even min_bytes fit.
+ * Thread: a MANAGED mutator, so no collection resets the budget before it
+ * returns what it did not use with heap_unreserve. */
+size_t heap_reserve(size_t min_bytes, size_t want_bytes, size_t limit);
+void heap_unreserve(size_t bytes);
+/* Adds bytes handed out to allocated_total (statistics). */
+void heap_count_allocated(size_t bytes);
 
 /* From the stopped world, after compaction: replaces the free ranges, sets
  * the new live size and budget, and returns memory above the budget to the OS. */
 void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, size_t count);
-void heap_set_budget_from_stw(size_t live_bytes);
+/* Sets the next limit from the sizer (allocated bytes since the last GC,
+ * the GC's start and end times) and gives back pages above it. */
+void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_t gc_start_ns,
+                              uint64_t gc_end_ns);
 
 /* Bytes of the reserved range in use below top. */
 size_t heap_used_bytes(void);

@@ -36,7 +36,7 @@ static int start_runtime(const corral_options *options)
         return status;
     if ((status = stats_init()))
         return status;
-    if ((status = heap_init(config->heap_min, config->heap_max, config->heap_growth)))
+    if ((status = heap_init(config->heap_min, config->heap_max, config->heap_expansiveness)))
         return status;
     if ((status = threads_init(config->transition_fence == CORRAL_TRANSITION_FENCE_MEMBARRIER)))
         return status;

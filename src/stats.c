@@ -108,13 +108,14 @@ void stats_log_cycle(const gc_cycle *cycle)
     fprintf(out,
             "corral: gc %" PRIu64 " cause=%s ttsp=%.3fms (slowest thread %u at %s) "
             "roots=%.2fms mark=%.2fms compact=%.2fms pause=%.2fms heap=%.1fM->%.1fM "
-            "live=%.1fM moved=%.1fM threads=%zu workers=%u\n",
+            "live=%.1fM moved=%.1fM threads=%zu workers=%u limit=%.1fM\n",
             cycle->number, cycle->cause, ms(cycle->ttsp_ns), cycle->slowest_thread, site,
             ms(p[GC_PHASE_ROOTS].wall_ns), ms(p[GC_PHASE_MARK].wall_ns),
             ms(p[GC_PHASE_PLAN].wall_ns + p[GC_PHASE_UPDATE].wall_ns + p[GC_PHASE_SLIDE].wall_ns +
                p[GC_PHASE_FINISH].wall_ns),
             ms(cycle->pause_ns), mib(cycle->heap_before), mib(cycle->heap_after),
-            mib(cycle->live_bytes), mib(cycle->moved_bytes), cycle->thread_count, cycle->workers);
+            mib(cycle->live_bytes), mib(cycle->moved_bytes), cycle->thread_count, cycle->workers,
+            mib(cycle->heap_limit));
     if (!(log & CORRAL_LOG_PHASES))
         return;
     fprintf(out,

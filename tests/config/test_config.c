@@ -13,12 +13,12 @@ static char *const empty_env[] = {NULL};
 
 /* What each kind of knob accepts, as the messages end. */
 #define SIZE_TEXT "a size in bytes with an optional k, M or G suffix, "
-#define HEAP_MIN_ACCEPTS "expected " SIZE_TEXT "from 1M to 32G"
+#define HEAP_MIN_ACCEPTS "expected " SIZE_TEXT "from 1M to 32G (or 0 for auto)"
 #define HEAP_MAX_ACCEPTS "expected " SIZE_TEXT "from 4M to 32G (or 0 for auto)"
 #define TLAB_ACCEPTS "expected " SIZE_TEXT "from 4K to 1M"
 #define GC_THREADS_ACCEPTS "expected an integer from 1 to 256 (or 0 for auto)"
 #define SEED_ACCEPTS "expected an integer from 0 to 18446744073709551615"
-#define GROWTH_ACCEPTS "expected a percentage from 10 to 1000, with or without %"
+#define EXPANSIVENESS_ACCEPTS "expected an integer from 0 to 10000"
 #define DENSE_ACCEPTS "expected a percentage from 0 to 100, with or without %"
 #define BOOL_ACCEPTS "expected 1, 0, true, false, yes, no, on or off, in any case"
 #define LOG_ACCEPTS "expected a comma-separated list of: gc, phases, stress, threads, verify, all"
@@ -81,7 +81,7 @@ static void test_defaults(void)
 {
     corral_config config;
     is_int(load(&config, NULL, empty_env), CORRAL_OK, "empty environment loads");
-    is_int(config.heap_min, CORRAL_MiB(16), "default heap_min 16M");
+    is_int(config.heap_min, CORRAL_MiB(16), "default heap_min 16M (auto, with an auto heap_max)");
     size_t expected_max = physical_half();
     if (expected_max > CORRAL_GiB(32))
         expected_max = CORRAL_GiB(32);
@@ -93,7 +93,7 @@ static void test_defaults(void)
        "default gc_threads %u: between 1 and min(online CPUs %ld, 8)", config.gc_threads, cpus);
     is_int(config.tlab_size, CORRAL_KiB(32), "default tlab_size 32K");
     is_int(config.large_object_size, CORRAL_KiB(8), "default large_object_size 8K");
-    is_int(config.heap_growth, 100, "default heap_growth 100");
+    is_int(config.heap_expansiveness, 16, "default heap_expansiveness 16");
     is_int(config.dense_prefix, 90, "default dense_prefix 90");
     is_int(config.log, 0, "default log: nothing");
     is_str(config.log_file, "", "default log_file: empty (stderr)");
@@ -150,9 +150,10 @@ static void test_integers(void)
     is_int(load_one("CORRAL_GC_SEED=0").seed, 0, "seed 0 stays 0");
     ok(load_one("CORRAL_GC_SEED=18446744073709551615").seed == UINT64_MAX, "seed UINT64_MAX");
     is_int(load_one("CORRAL_GC_SEED=42").seed, 42, "seed 42");
-    is_int(load_one("CORRAL_HEAP_GROWTH=10").heap_growth, 10, "heap_growth lower bound 10");
-    is_int(load_one("CORRAL_HEAP_GROWTH=1000").heap_growth, 1000, "heap_growth upper bound 1000");
-    is_int(load_one("CORRAL_HEAP_GROWTH=50%").heap_growth, 50, "percent with a %% sign");
+    is_int(load_one("CORRAL_HEAP_EXPANSIVENESS=0").heap_expansiveness, 0, "expansiveness 0");
+    is_int(load_one("CORRAL_HEAP_EXPANSIVENESS=10000").heap_expansiveness, 10000,
+           "expansiveness upper bound 10000");
+    is_int(load_one("CORRAL_DENSE_PREFIX=50%").dense_prefix, 50, "percent with a %% sign");
     is_int(load_one("CORRAL_DENSE_PREFIX=0").dense_prefix, 0, "dense_prefix 0 (off)");
     is_int(load_one("CORRAL_DENSE_PREFIX=100").dense_prefix, 100, "dense_prefix 100");
 }
@@ -272,7 +273,6 @@ static void test_value_errors(void)
         {"CORRAL_HEAP_MIN=0x100000", "CORRAL_HEAP_MIN='0x100000': " HEAP_MIN_ACCEPTS},
         {"CORRAL_HEAP_MIN=M", "CORRAL_HEAP_MIN='M': " HEAP_MIN_ACCEPTS},
         {"CORRAL_HEAP_MIN=16T", "CORRAL_HEAP_MIN='16T': " HEAP_MIN_ACCEPTS},
-        {"CORRAL_HEAP_MIN=0", "CORRAL_HEAP_MIN='0': out of range; " HEAP_MIN_ACCEPTS},
         {"CORRAL_HEAP_MIN=1023K", "CORRAL_HEAP_MIN='1023K': out of range; " HEAP_MIN_ACCEPTS},
         {"CORRAL_HEAP_MAX=33G", "CORRAL_HEAP_MAX='33G': out of range; " HEAP_MAX_ACCEPTS},
         {"CORRAL_HEAP_MAX=3M", "CORRAL_HEAP_MAX='3M': out of range; " HEAP_MAX_ACCEPTS},
@@ -286,9 +286,11 @@ static void test_value_errors(void)
         {"CORRAL_GC_THREADS=4k", "CORRAL_GC_THREADS='4k': " GC_THREADS_ACCEPTS},
         {"CORRAL_GC_SEED=18446744073709551616",
          "CORRAL_GC_SEED='18446744073709551616': too large; " SEED_ACCEPTS},
-        {"CORRAL_HEAP_GROWTH=5", "CORRAL_HEAP_GROWTH='5': out of range; " GROWTH_ACCEPTS},
-        {"CORRAL_HEAP_GROWTH=1001%", "CORRAL_HEAP_GROWTH='1001%': out of range; " GROWTH_ACCEPTS},
-        {"CORRAL_HEAP_GROWTH=%", "CORRAL_HEAP_GROWTH='%': " GROWTH_ACCEPTS},
+        {"CORRAL_HEAP_EXPANSIVENESS=10001",
+         "CORRAL_HEAP_EXPANSIVENESS='10001': out of range; " EXPANSIVENESS_ACCEPTS},
+        {"CORRAL_HEAP_EXPANSIVENESS=1.5", "CORRAL_HEAP_EXPANSIVENESS='1.5': " EXPANSIVENESS_ACCEPTS},
+        {"CORRAL_HEAP_EXPANSIVENESS=-1", "CORRAL_HEAP_EXPANSIVENESS='-1': " EXPANSIVENESS_ACCEPTS},
+        {"CORRAL_DENSE_PREFIX=%", "CORRAL_DENSE_PREFIX='%': " DENSE_ACCEPTS},
         {"CORRAL_DENSE_PREFIX=101", "CORRAL_DENSE_PREFIX='101': out of range; " DENSE_ACCEPTS},
         {"CORRAL_STATS=2", "CORRAL_STATS='2': " BOOL_ACCEPTS},
         {"CORRAL_STATS=enable", "CORRAL_STATS='enable': " BOOL_ACCEPTS},
@@ -434,20 +436,25 @@ static void test_precedence(void)
 static void test_relations(void)
 {
     expect_error(NULL, ENV("CORRAL_HEAP_MIN=64M", "CORRAL_HEAP_MAX=32M"),
-                 "the initial heap 64M (CORRAL_HEAP_MIN='64M') is larger than the maximum heap "
+                 "the minimum heap 64M (CORRAL_HEAP_MIN='64M') is larger than the maximum heap "
                  "32M (CORRAL_HEAP_MAX='32M'); CORRAL_HEAP_MIN must not exceed CORRAL_HEAP_MAX",
                  "heap_min > heap_max, both from the environment");
     corral_options options = {.heap_max = CORRAL_MiB(32)};
     expect_error(&options, ENV("CORRAL_HEAP_MIN=64M"),
-                 "the initial heap 64M (CORRAL_HEAP_MIN='64M') is larger than the maximum heap "
+                 "the minimum heap 64M (CORRAL_HEAP_MIN='64M') is larger than the maximum heap "
                  "32M (corral_options.heap_max=33554432); CORRAL_HEAP_MIN must not exceed "
                  "CORRAL_HEAP_MAX",
                  "heap_min > heap_max, one from an option");
-    expect_error(NULL, ENV("CORRAL_HEAP_MAX=8M"),
-                 "the initial heap 16M (the default of CORRAL_HEAP_MIN) is larger than the "
-                 "maximum heap 8M (CORRAL_HEAP_MAX='8M'); CORRAL_HEAP_MIN must not exceed "
-                 "CORRAL_HEAP_MAX",
-                 "heap_max below the default heap_min");
+    corral_config small;
+    is_int(load(&small, NULL, ENV("CORRAL_HEAP_MAX=8M")), CORRAL_OK,
+           "CORRAL_HEAP_MAX=8M alone is valid");
+    is_int(small.heap_min, CORRAL_MiB(4), "... its minimum is derived: half of 8M");
+    is_int(load_one("CORRAL_HEAP_MAX=4M").heap_min, CORRAL_MiB(2), "heap_max 4M: minimum 2M");
+    is_int(load_one("CORRAL_HEAP_MAX=64M").heap_min, CORRAL_MiB(16), "heap_max 64M: minimum 16M");
+    is_int(load_one("CORRAL_HEAP_MIN=4M").heap_min, CORRAL_MiB(4), "an explicit minimum stays");
+    corral_options small_option = {.heap_max = CORRAL_MiB(8)};
+    is_int(load(&small, &small_option, NULL), CORRAL_OK, "corral_options.heap_max=8M alone is valid");
+    is_int(small.heap_min, CORRAL_MiB(4), "... minimum 4M");
     corral_config config;
     is_int(load(&config, NULL, ENV("CORRAL_HEAP_MIN=64M", "CORRAL_HEAP_MAX=64M")), CORRAL_OK,
            "heap_min == heap_max is fine");
@@ -503,8 +510,8 @@ static void test_help_and_docs(void)
     ok(!strstr(help, "(null)") && !strstr(markdown, "(null)"), "no (null) in help or docs");
     like_str(help,
              "CORRAL_HEAP_MAX  (size, default 0 (auto); also corral_options.heap_max)\n"
-             "    hard limit of the heap; auto = half of physical memory, at most 32G (and at "
-             "least CORRAL_HEAP_MIN)\n    accepts a size in bytes with an optional k, M or G "
+             "    hard limit of the heap, large objects included; auto = half of physical "
+             "memory, at most 32G (and at least CORRAL_HEAP_MIN)\n    accepts a size in bytes with an optional k, M or G "
              "suffix, from 4M to 32G (or 0 for auto)\n",
              "help gives type, default, option, help and range");
     like_str(help, "CORRAL_LOG_FILE  (text, default empty (stderr))", "help: empty string default");

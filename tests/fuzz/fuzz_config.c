@@ -88,7 +88,7 @@ static void check_accepted(const corral_config *config)
     CHECK(config->gc_threads >= 1 && config->gc_threads <= 256);
     CHECK(config->tlab_size >= CORRAL_KiB(4) && config->tlab_size <= CORRAL_MiB(1));
     CHECK(config->large_object_size >= CORRAL_KiB(1) && config->large_object_size <= CORRAL_KiB(64));
-    CHECK(config->heap_growth >= 10 && config->heap_growth <= 1000);
+    CHECK(config->heap_expansiveness <= 10000);
     CHECK(config->dense_prefix <= 100);
     CHECK(memchr(config->log_file, '\0', sizeof config->log_file) != NULL);
     CHECK(config->gc_heap_per_worker >= 1 && config->gc_heap_per_worker <= CORRAL_GiB(32));

@@ -66,7 +66,7 @@ int main(void)
     plan(2);
     tap_subtest("heap_max 16M: filled to half, then emptied", 60, limit_and_back,
                 "CORRAL_HEAP_MIN=4M CORRAL_HEAP_MAX=16M CORRAL_GC_THREADS=2");
-    tap_subtest("heap_max 24M, growth 200%", 60, limit_and_back,
-                "CORRAL_HEAP_MIN=4M CORRAL_HEAP_MAX=24M CORRAL_HEAP_GROWTH=200 CORRAL_GC_THREADS=1");
+    tap_subtest("heap_max 24M, expansiveness 32", 60, limit_and_back,
+                "CORRAL_HEAP_MIN=4M CORRAL_HEAP_MAX=24M CORRAL_HEAP_EXPANSIVENESS=32 CORRAL_GC_THREADS=1");
     return done_testing();
 }

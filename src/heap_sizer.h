@@ -1,0 +1,46 @@
+/* heap_sizer.h — the heap limit after each collection (MemBalancer).
+ *
+ * A collection costs time in proportion to live data L and comes once per
+ * E bytes of headroom allocated; memory costs L + E. With g the allocation
+ * rate and s the collection rate (bytes traced per second), the fraction
+ * of time spent collecting is about (g / E) * (L / s), and minimising
+ * memory + lambda * that fraction gives (Kirisame et al., OOPSLA 2022)
+ *
+ *   limit = L + c * sqrt(L * g / s),     c = sqrt(lambda)
+ *
+ * so a program that allocates fast against a slow collection gets more
+ * headroom, and one that barely allocates gets little. g and s are measured
+ * over each cycle (mutator time between collections, collection pause) and
+ * smoothed; L is the last live size. c is CORRAL_HEAP_EXPANSIVENESS, with
+ * sizes in MiB inside the root; the limit is kept within
+ * [CORRAL_HEAP_MIN, CORRAL_HEAP_MAX] and at least L + L/10 + 1M.
+ * CORRAL_HEAP_MIN = CORRAL_HEAP_MAX therefore gives a fixed heap.
+ */
+#ifndef CORRAL_HEAP_SIZER_H
+#define CORRAL_HEAP_SIZER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Written and read only by the collecting thread, with the world stopped
+ * (and by heap_sizer_init before any thread attaches). */
+typedef struct heap_sizer {
+    double expansiveness;     /* c, per sqrt(MiB) */
+    double allocation_rate;   /* smoothed g, bytes per ns of mutator time */
+    double collection_rate;   /* smoothed s, live bytes per ns of pause */
+    uint64_t mutator_since_ns; /* when the mutators last started: init or GC end */
+    size_t heap_min, heap_max;
+} heap_sizer;
+
+void heap_sizer_init(heap_sizer *sizer, unsigned expansiveness, size_t heap_min,
+                     size_t heap_max, uint64_t now_ns);
+
+/* Feeds one cycle (allocated bytes since the last GC, the GC's start and end
+ * times, live bytes after it) and returns the next heap limit. */
+size_t heap_sizer_limit_from_stw(heap_sizer *sizer, size_t live_bytes, size_t allocated_bytes,
+                                 uint64_t gc_start_ns, uint64_t gc_end_ns);
+
+/* The limit for live bytes at the current smoothed rates: pure, for tests. */
+size_t heap_sizer_limit_for(const heap_sizer *sizer, size_t live_bytes);
+
+#endif /* CORRAL_HEAP_SIZER_H */
