@@ -83,6 +83,7 @@ static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *
             if (chunk) {
                 heap_count_allocated(*got);
                 return chunk;
+            }
         }
         if (attempt == 2)
             return NULL;
