@@ -13,8 +13,8 @@
 
 #include <corral/jit.h>
 #include <stdlib.h>
-#include <urcu.h>
 
+#include "coordinator.h"
 #include "fatal.h"
 #include "thread.h"
 
@@ -58,12 +58,14 @@ void corral_unpin_after_call(corral_ref object)
     self->call_pin_count--;
 }
 
-void call_pins_for_each_from_stw(void (*fn)(void *object, void *context), void *context)
+void call_pins_for_each_from_stw(const stop_report *stop,
+                                 void (*fn)(void *object, void *context), void *context)
 {
-    corral_thread *thread;
-    rcu_read_lock();
-    threads_for_each(thread)
+    /* The stopped threads only: the coordinator's acquire of each one's
+     * state orders its pushes before these reads. */
+    for (size_t t = 0; t < stop->thread_count; t++) {
+        const corral_thread *thread = stop->threads[t];
         for (uint32_t i = 0; i < thread->call_pin_count; i++)
             fn(thread->call_pins[i], context);
-    rcu_read_unlock();
+    }
 }

@@ -2,7 +2,10 @@
 #ifndef CORRAL_CALL_PINS_H
 #define CORRAL_CALL_PINS_H
 
-/* Calls fn for every object some stopped thread pinned for a call. */
-void call_pins_for_each_from_stw(void (*fn)(void *object, void *context), void *context);
+#include "coordinator.h"
+
+/* Calls fn for every object a thread of stop pinned for a call. */
+void call_pins_for_each_from_stw(const stop_report *stop,
+                                 void (*fn)(void *object, void *context), void *context);
 
 #endif /* CORRAL_CALL_PINS_H */

@@ -298,11 +298,11 @@ static void keep_sparse_regions_in_place(heap_region *regions)
             regions[r].moves = 0;
 }
 
-static void decide_moving_regions(void)
+static void decide_moving_regions(const stop_report *stop)
 {
     heap_region *regions = corral_heap.regions;
     roots_for_each_pinned_from_stw(note_pinned, NULL);
-    call_pins_for_each_from_stw(note_pinned, NULL);
+    call_pins_for_each_from_stw(stop, note_pinned, NULL);
     for (size_t r = 0; r < used_regions; r++)
         regions[r].moves = !regions[r].has_pinned;
     unsigned dense = corral_runtime_config.dense_prefix;
@@ -399,7 +399,7 @@ void compact_plan_from_stw(gc_cycle *cycle)
     uint64_t start = gc_workers_now_ns();
     atomic_store_explicit(&any_block_moves, false, memory_order_relaxed);
     run_region_loop("reset", used_regions, reset_region, stats);
-    decide_moving_regions();
+    decide_moving_regions(cycle->stop);
     run_region_loop("live-bits", used_regions, build_live_bits, stats);
     run_region_loop("count", used_regions, count_live_bits, stats);
     assign_destinations();

@@ -6,36 +6,46 @@
 
 #include "fork.h"
 
-/* Held around corral's liburcu registry calls (any thread) and by fork's
- * prepare handler until the parent and child handlers release it. */
-static pthread_mutex_t rcu_fork_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Shared around corral's liburcu registry calls (any thread), exclusive in
+ * fork's prepare handler until the parent and child handlers release it.
+ * Shared, not a mutex: liburcu lets threads register while a grace period
+ * waits, and corral relies on that. A collection holds an RCU read section
+ * and may start a GC worker, which registers; behind a mutex held by a
+ * synchronize_rcu that waits for that very read section, the worker (and so
+ * the collection) would wait forever. */
+static pthread_rwlock_t rcu_fork_lock = PTHREAD_RWLOCK_INITIALIZER;
 
 /* Every fork handler lives in fork.c, which orders this lock among the others. */
 static void enter(void)
 {
     fork_handlers_install();
-    pthread_mutex_lock(&rcu_fork_lock);
+    pthread_rwlock_rdlock(&rcu_fork_lock);
+}
+
+static void leave(void)
+{
+    pthread_rwlock_unlock(&rcu_fork_lock);
 }
 
 void rcu_fork_register_thread(void)
 {
     enter();
     rcu_register_thread();
-    pthread_mutex_unlock(&rcu_fork_lock);
+    leave();
 }
 
 void rcu_fork_unregister_thread(void)
 {
     enter();
     rcu_unregister_thread();
-    pthread_mutex_unlock(&rcu_fork_lock);
+    leave();
 }
 
 void rcu_fork_synchronize(void)
 {
     enter();
     synchronize_rcu();
-    pthread_mutex_unlock(&rcu_fork_lock);
+    leave();
 }
 
 /* call_rcu's threads pause outside their grace periods (liburcu's own fork
@@ -43,18 +53,18 @@ void rcu_fork_synchronize(void)
  * the child gets a fresh call_rcu thread for callbacks queued before. */
 void rcu_fork_prepare(void)
 {
-    pthread_mutex_lock(&rcu_fork_lock);
+    pthread_rwlock_wrlock(&rcu_fork_lock);
     call_rcu_before_fork();
 }
 
 void rcu_fork_parent(void)
 {
     call_rcu_after_fork_parent();
-    pthread_mutex_unlock(&rcu_fork_lock);
+    pthread_rwlock_unlock(&rcu_fork_lock);
 }
 
 void rcu_fork_child(void)
 {
     call_rcu_after_fork_child();
-    pthread_mutex_unlock(&rcu_fork_lock);
+    pthread_rwlock_unlock(&rcu_fork_lock);
 }
