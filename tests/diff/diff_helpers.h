@@ -1,0 +1,149 @@
+/* diff_helpers.h — the fixed part of every program gen.py writes: mixing,
+ * garbage, array sums, the VLA frame and the deep recursion. Helpers for
+ * known-bug shapes exist only when the program defines DIFF_WITH_<SHAPE>. */
+#ifndef DIFF_HELPERS_H
+#define DIFF_HELPERS_H
+
+#include <stdarg.h>
+
+#include "diff_shim.h"
+
+static DIFF_UNUSED uint64_t diff_mix(uint64_t h, uint64_t x)
+{
+    return (h ^ x) * UINT64_C(0x100000001b3) + (x >> 29);
+}
+
+/* Dead objects between live ones, so every collection slides the live ones. */
+static DIFF_UNUSED void diff_garbage(int count)
+{
+    for (int i = 0; i < count; i++) {
+        obj_ref dead = diff_new_obj();
+        dead->v0 = (uint64_t)i;
+        if (i % 8 == 0)
+            diff_new_words((uint64_t)i + 1);
+    }
+}
+
+static DIFF_UNUSED uint64_t diff_sum_words(arr_ref words)
+{
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < DIFF_LENGTH(words); i++)
+        sum = sum * 7 + DIFF_WORDS(words)[i] * (i + 1);
+    return sum;
+}
+
+/* A managed varargs function with a result: static and called directly. */
+static DIFF_UNUSED uint64_t diff_vsum(int count, ...)
+{
+    va_list ap;
+    va_start(ap, count);
+    uint64_t sum = 0;
+    for (int i = 0; i < count; i++)
+        sum = diff_mix(sum, va_arg(ap, uint64_t));
+    va_end(ap);
+    diff_garbage(2);
+    return sum;
+}
+
+/* A VLA live across an allocating call, next to a reference. */
+static DIFF_UNUSED uint64_t diff_vla(uint64_t x, obj_ref ref)
+{
+    int n = (int)(x % 16) + 1;
+    uint64_t values[n];
+#ifdef DIFF_WITH_VLA_OVERALIGNED
+    _Alignas(64) uint64_t aligned[4] = {x, x + 1, x + 2, x + 3};
+#endif
+    for (int i = 0; i < n; i++)
+        values[i] = ref->v0 * 3 + (uint64_t)i + x;
+    diff_garbage(n);
+    uint64_t sum = ref->v1;
+    for (int i = 0; i < n; i++)
+        sum = diff_mix(sum, values[i]);
+#ifdef DIFF_WITH_VLA_OVERALIGNED
+    for (int i = 0; i < 4; i++)
+        sum = diff_mix(sum, aligned[i]);
+#endif
+    return sum;
+}
+
+/* Walks the chain of nodes that the frames of diff_recurse hold. */
+static DIFF_UNUSED uint64_t diff_sum_chain(obj_ref node)
+{
+    uint64_t sum = 0;
+    for (; node; node = node->r0)
+        sum = diff_mix(sum, node->v0 ^ node->v1);
+    return sum;
+}
+
+/* Each frame holds its node, its caller's and a derived pointer across the
+ * recursive call, and checks all three after it. */
+static DIFF_UNUSED uint64_t diff_recurse(int depth, obj_ref chain, uint64_t seed, uint64_t a,
+                                         uint64_t b, uint64_t c)
+{
+    obj_ref node = diff_new_obj();
+    node->r0 = chain;
+    node->v0 = (uint64_t)depth;
+    node->v1 = seed;
+    uint64_t DIFF_REF *field = &node->v2;
+    *field = seed * 7 + a;
+    if (depth % 64 == 0)
+        diff_garbage(depth % 5 + 1);
+    uint64_t below = depth ? diff_recurse(depth - 1, node, seed * UINT64_C(6364136223846793005) + 1, b,
+                                          c, a + (uint64_t)depth)
+                           : diff_sum_chain(node);
+    uint64_t intact = node->r0 == chain && node->v0 == (uint64_t)depth && node->v1 == seed &&
+                      *field == seed * 7 + a;
+    return below * 31 + intact + *field;
+}
+
+#ifdef DIFF_WITH_VARARGS_REFS
+/* References passed through varargs, read after an allocation. */
+static uint64_t diff_vrefs(int count, ...)
+{
+    va_list ap;
+    va_start(ap, count);
+    diff_garbage(4);
+    uint64_t sum = 0;
+    for (int i = 0; i < count; i++) {
+        obj_ref ref = va_arg(ap, obj_ref);
+        sum = diff_mix(sum, ref->v0 + ref->v1);
+    }
+    va_end(ap);
+    return sum;
+}
+#endif
+
+#ifdef DIFF_WITH_INDIRECT_VARARGS
+/* snprintf through a pointer the compiler cannot see through. */
+static int (*volatile diff_snprintf_pointer)(char *, size_t, const char *, ...) = snprintf;
+static uint64_t diff_format_indirect(uint64_t x)
+{
+    char text[32];
+    int length = diff_snprintf_pointer(text, sizeof text, "%llu", (unsigned long long)x);
+    return (uint64_t)length * 131 + (uint64_t)text[0];
+}
+#endif
+
+#ifdef DIFF_WITH_ASM
+static uint64_t diff_asm_add(uint64_t x, uint64_t y)
+{
+    __asm__("addq %1, %0" : "+r"(x) : "r"(y));
+    return x;
+}
+#endif
+
+#ifdef DIFF_WITH_MUSTTAIL
+static uint64_t diff_tail_b(uint64_t x, uint64_t y)
+{
+    diff_garbage(1);
+    return x * 3 + y;
+}
+static uint64_t diff_tail_a(uint64_t x, uint64_t y)
+{
+    if (x & 1)
+        __attribute__((musttail)) return diff_tail_b(x >> 1, y + 1);
+    return y ^ x;
+}
+#endif
+
+#endif /* DIFF_HELPERS_H */
