@@ -188,6 +188,39 @@ static void test_returns_twice_rejected(void)
     }
 }
 
+/* Shapes a statepoint cannot take are rejected with a message at every
+ * level (they once produced invalid IR; see tests/diff/README.md). */
+static void test_statepoint_shapes_rejected(void)
+{
+    static const struct {
+        const char *what, *source, *expected;
+    } cases[] = {
+        {"a musttail call to managed code",
+         "__attribute__((noinline)) long callee(long x) { return x + 1; }\n"
+         "__attribute__((noinline)) long caller(long x) { __attribute__((musttail)) return callee(x); }\n"
+         "int main(void) { return (int)caller(-1); }\n",
+         "caller: musttail call to 'callee': the call can reach a safepoint"},
+        {"an indirect call of a varargs function with a result",
+         "#include <stdio.h>\n"
+         "static int (*volatile format)(char *, size_t, const char *, ...) = snprintf;\n"
+         "int main(void) { char t[8]; return format(t, sizeof t, \"%d\", 1) != 1; }\n",
+         "main: indirect call of a varargs function that returns a value"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_source("shape.c", cases[i].source);
+        for (int level = 0; level <= 3; level++) {
+            char args[64];
+            snprintf(args, sizeof args, "-O%d shape.c -o shape", level);
+            tool_result result = corralc(args);
+            ok(result.status == 1 && strstr(result.output, cases[i].expected),
+               "-O%d: %s is rejected with a message", level, cases[i].what);
+            if (!strstr(result.output, cases[i].expected))
+                diag("%s", result.output);
+            tool_result_free(&result);
+        }
+    }
+}
+
 /* Flags real builds pass are accepted, and dependency files are written
  * where cc would write them. */
 static void test_build_flags(void)
@@ -273,6 +306,7 @@ int main(void)
     test_pass_options();
     test_build_flags();
     test_returns_twice_rejected();
+    test_statepoint_shapes_rejected();
     tool_remove_temp_dir();
     return done_testing();
 }

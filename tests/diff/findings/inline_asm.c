@@ -1,4 +1,4 @@
-/* finding (known bug): any non-empty inline assembly in managed code: corral-opt fails ("Inline asm not supported by this streamer"). */
+/* finding (fixed): any non-empty inline assembly in managed code: corral-opt fails ("Inline asm not supported by this streamer"). */
 #include "diff_helpers.h"
 
 int main(void)

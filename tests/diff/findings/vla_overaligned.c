@@ -1,4 +1,4 @@
-/* finding (known bug): a VLA and a 64-byte-aligned local in one frame, a reference live across a call: at -O0 corral_init rejects the stackmaps ("spill slot [RBX + N] relative to RBX"). */
+/* finding (fixed): a VLA and a 64-byte-aligned local in one frame, a reference live across a call: at -O0 corral_init rejects the stackmaps ("spill slot [RBX + N] relative to RBX"). */
 #include "diff_helpers.h"
 
 static uint64_t frame(uint64_t x, obj_ref held)

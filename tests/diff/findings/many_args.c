@@ -1,4 +1,4 @@
-/* finding (known bug): an 8-argument call whose 2 stack arguments the caller pushes (LLVM does at -O1+): the walker dies ("the stackmap's frame size disagrees with the frame pointer"). */
+/* finding (fixed): an 8-argument call whose 2 stack arguments the caller pushes (LLVM does at -O1+): the walker dies ("the stackmap's frame size disagrees with the frame pointer"). */
 #include "diff_helpers.h"
 
 static __attribute__((noinline)) uint64_t callee(uint64_t p0, uint64_t p1, uint64_t p2, uint64_t p3,
