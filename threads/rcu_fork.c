@@ -66,5 +66,7 @@ void rcu_fork_parent(void)
 void rcu_fork_child(void)
 {
     call_rcu_after_fork_child();
-    pthread_rwlock_unlock(&rcu_fork_lock);
+    /* Not an unlock: glibc tells a writer's unlock by the owner's TID, and
+     * the child's thread has a new one. Alone in the child, start afresh. */
+    pthread_rwlock_init(&rcu_fork_lock, NULL);
 }
