@@ -199,6 +199,12 @@ void inline_polls(polls_pass *pass);
 int strip_mine_loop(polls_pass *pass, LLVMValueRef function, LLVMBasicBlockRef latch,
                     LLVMBasicBlockRef header);
 
+/* ---- barrier.c */
+/* With options.write_barrier: a card-marking barrier after each reference
+ * store into the heap, except those it can prove need none; counts both. */
+void insert_write_barriers(polls_pass *pass, LLVMValueRef function,
+                           corral_polls_function_report *report);
+
 /* ---- distance.c */
 /* Verifies every cycle holds a poll or statepoint and computes the poll
  * distance into report. */

@@ -101,6 +101,10 @@ typedef struct corral_polls_options {
      * of gc.safepoint_poll and no statepoints are made. For tests and for
      * looking at where polls went; the module is not runnable. */
     int stop_after_placement;
+    /* Non-zero: a write barrier after every reference store into the heap
+     * (corral/abi.h), for CORRAL_GC_GENERATIONAL=1; barriers the pass can
+     * prove unneeded are elided. */
+    int write_barrier;
 } corral_polls_options;
 
 /* Fills options with the defaults (poll kinds CORRAL_POLL_DEFAULT_KINDS,
@@ -126,6 +130,8 @@ typedef struct corral_polls_function_report {
     unsigned polls_inserted;
     unsigned loops_strip_mined;
     int nopoll; /* the function opted out of polls */
+    unsigned barriers_inserted; /* with write_barrier: reference stores given a barrier */
+    unsigned barriers_elided;   /* and those proven to need none (constant, fresh object) */
 } corral_polls_function_report;
 
 typedef struct corral_polls_result {
