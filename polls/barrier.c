@@ -245,16 +245,23 @@ static int fresh_at(const polls_pass *pass, LLVMValueRef object, LLVMBasicBlockR
 
 /* ---- emitting the barrier */
 
+/* Appended, then moved: a block made by LLVMInsertBasicBlock keeps the
+ * context's debug-info format, not the function's, and fails verification. */
+static LLVMBasicBlockRef new_block_after(barrier_state *state, LLVMBasicBlockRef after,
+                                         const char *name)
+{
+    LLVMBasicBlockRef block = LLVMAppendBasicBlockInContext(state->pass->context, state->function,
+                                                            name);
+    LLVMMoveBasicBlockAfter(block, after);
+    return block;
+}
+
 /* Moves everything after `after` into a new block; successors' phis follow. */
 static LLVMBasicBlockRef split_after(barrier_state *state, LLVMValueRef after)
 {
     polls_pass *pass = state->pass;
     LLVMBasicBlockRef block = LLVMGetInstructionParent(after);
-    LLVMBasicBlockRef rest = LLVMInsertBasicBlockInContext(
-        pass->context, LLVMGetNextBasicBlock(block) ? LLVMGetNextBasicBlock(block) : block,
-        "corral.barrier.done");
-    if (!LLVMGetNextBasicBlock(block))
-        LLVMMoveBasicBlockAfter(rest, block);
+    LLVMBasicBlockRef rest = new_block_after(state, block, "corral.barrier.done");
     LLVMPositionBuilderAtEnd(pass->builder, rest);
     for (LLVMValueRef inst = LLVMGetNextInstruction(after); inst;) {
         LLVMValueRef next = LLVMGetNextInstruction(inst);
@@ -292,10 +299,15 @@ static LLVMValueRef table_word(barrier_state *state, unsigned offset, LLVMTypeRe
     return LLVMBuildLoad2(builder, type, address, name);
 }
 
-/* The card barrier for field (a reference address, or a raw one into the
- * heap), right after `after`; returns the instruction to continue after. */
-static LLVMValueRef emit_card_barrier(barrier_state *state, LLVMValueRef after, LLVMValueRef object,
-                                      LLVMValueRef field)
+typedef enum store_kind { NOT_A_REFERENCE_STORE, STORE_FIELD, STORE_RANGE } store_kind;
+static store_kind classify_store(LLVMValueRef inst, LLVMValueRef *field, LLVMValueRef *value);
+
+/* The card barrier right after `after`: a reference store, or (when
+ * after_is_field) an address computed from a store's field. The split
+ * rebuilds phis, so the field is read from `after` once it is done.
+ * Returns the block holding what followed `after`. */
+static LLVMBasicBlockRef emit_card_barrier(barrier_state *state, LLVMValueRef after,
+                                           int after_is_field)
 {
     polls_pass *pass = state->pass;
     LLVMBuilderRef builder = pass->builder;
@@ -303,9 +315,13 @@ static LLVMValueRef emit_card_barrier(barrier_state *state, LLVMValueRef after, 
     LLVMBasicBlockRef block = LLVMGetInstructionParent(after);
     LLVMMetadataRef location = LLVMInstructionGetDebugLoc(after);
     LLVMBasicBlockRef done = split_after(state, after);
-    LLVMBasicBlockRef card = LLVMInsertBasicBlockInContext(context, done, "corral.barrier.card");
-    LLVMBasicBlockRef outside = LLVMInsertBasicBlockInContext(context, done, "corral.barrier.outside");
-    LLVMBasicBlockRef slow = LLVMInsertBasicBlockInContext(context, done, "corral.barrier.slow");
+    LLVMValueRef field = after, value;
+    if (!after_is_field)
+        classify_store(after, &field, &value);
+    LLVMValueRef object = object_of(field);
+    LLVMBasicBlockRef card = new_block_after(state, block, "corral.barrier.card");
+    LLVMBasicBlockRef outside = new_block_after(state, card, "corral.barrier.outside");
+    LLVMBasicBlockRef slow = new_block_after(state, outside, "corral.barrier.slow");
 
     LLVMPositionBuilderAtEnd(builder, block);
     LLVMSetCurrentDebugLocation2(builder, location);
@@ -348,8 +364,7 @@ static LLVMValueRef emit_card_barrier(barrier_state *state, LLVMValueRef after, 
     add_call_string_attribute(call, "gc-leaf-function", "");
     LLVMBuildBr(builder, done);
     LLVMSetCurrentDebugLocation2(builder, NULL);
-    /* The split moved the rest of the block: continue at its first instruction. */
-    return LLVMGetFirstInstruction(done);
+    return done;
 }
 
 /* memcpy/memmove into the heap: every card of the destination range. */
@@ -375,7 +390,6 @@ static void emit_range_barrier(barrier_state *state, LLVMValueRef call)
 
 /* ---- which instructions store references into the heap */
 
-typedef enum store_kind { NOT_A_REFERENCE_STORE, STORE_FIELD, STORE_RANGE } store_kind;
 
 static int is_reference_value(LLVMValueRef value)
 {
@@ -433,21 +447,21 @@ static uint64_t stored_bytes(barrier_state *state, LLVMValueRef value)
     return LLVMABISizeOfType(state->layout, LLVMTypeOf(value));
 }
 
-static LLVMValueRef barrier_for_store(barrier_state *state, LLVMValueRef inst, LLVMValueRef field,
-                                      LLVMValueRef value)
+static void barrier_for_store(barrier_state *state, LLVMValueRef inst)
 {
-    LLVMValueRef object = object_of(field);
-    LLVMValueRef next = emit_card_barrier(state, inst, object, field);
+    LLVMValueRef field, value;
+    classify_store(inst, &field, &value);
     uint64_t bytes = stored_bytes(state, value);
+    LLVMBasicBlockRef done = emit_card_barrier(state, inst, 0);
     if (bytes > 8) {
         /* The last word may lie on the next card. */
-        LLVMPositionBuilderBefore(state->pass->builder, next);
+        classify_store(inst, &field, &value);
+        LLVMPositionBuilderBefore(state->pass->builder, LLVMGetFirstInstruction(done));
         LLVMValueRef offset = LLVMConstInt(state->i64, bytes - 8, 0);
         LLVMValueRef last = LLVMBuildGEP2(state->pass->builder, state->i8, field, &offset, 1,
                                           "barrier.last");
-        next = emit_card_barrier(state, last, object, last);
+        emit_card_barrier(state, last, 1);
     }
-    return next;
 }
 
 void insert_write_barriers(polls_pass *pass, LLVMValueRef function,
@@ -503,7 +517,7 @@ void insert_write_barriers(polls_pass *pass, LLVMValueRef function,
                     &state, CORRAL_ABI_BARRIER_OUTSIDE_HEAP,
                     LLVMFunctionType(LLVMVoidTypeInContext(context), parameters, 2, 0));
             }
-            barrier_for_store(&state, inst, field, value);
+            barrier_for_store(&state, inst);
         }
         report->barriers_inserted++;
     }
