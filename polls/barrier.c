@@ -468,6 +468,8 @@ void insert_write_barriers(polls_pass *pass, LLVMValueRef function,
                            corral_polls_function_report *report)
 {
     LLVMContextRef context = pass->context;
+    if (function_flags(pass, function) & FUNCTION_NO_BARRIER)
+        return;
     barrier_state state = {
         .pass = pass,
         .function = function,

@@ -32,6 +32,7 @@ enum function_flags {
     FUNCTION_WRAPPER = 1u << 5,   /* a transition wrapper made by the pass */
     FUNCTION_MANAGED = 1u << 6,   /* defined in the module: gets gc "coreclr" */
     FUNCTION_EXTERNAL_MANAGED = 1u << 7, /* declared here, managed code elsewhere */
+    FUNCTION_NO_BARRIER = 1u << 8, /* managed, but no write barriers (measurement only) */
 };
 
 /* What a call site becomes. */

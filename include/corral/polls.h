@@ -50,6 +50,9 @@ enum corral_poll_kind {
 #define CORRAL_POLLS_ATTRIBUTE_NOPOLL "corral-nopoll"      /* no polls at all */
 #define CORRAL_POLLS_ATTRIBUTE_POLL_ALL "corral-poll-all"  /* every kind, whatever the mask */
 #define CORRAL_POLLS_ANNOTATION_POLL_ALL "corral_poll_all"
+/* A managed function that gets no write barriers even with write_barrier:
+ * for measuring the barrier's cost (bench/barrier), never for real code. */
+#define CORRAL_POLLS_ANNOTATION_NO_BARRIER "corral_no_barrier"
 
 /* How compiled code reaches the polling page. */
 typedef enum corral_poll_page_access {
