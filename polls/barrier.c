@@ -9,7 +9,8 @@
  * address space 1, which may copy references (loop idioms turn copy loops
  * into them), through a range barrier. memset writes no reference but null.
  *
- * Elided, and counted: stores of a constant (null, or a non-heap constant),
+ * Elided, and counted: stores of a constant that is no heap object (null,
+ * undef, a global's address; not an inttoptr, which a JIT may use for a pinned object),
  * and stores into an object allocated since the last safepoint — the result
  * of corral_alloc_slow or of the inlined TLAB bump (the cursor load cast to a
  * reference), or a phi of those, with no statepoint or poll on any path
@@ -128,9 +129,13 @@ static int raw_address_into_heap(LLVMValueRef pointer)
     return LLVMIsAAddrSpaceCastInst(base) && type_is_gc_pointer(LLVMTypeOf(LLVMGetOperand(base, 0)));
 }
 
+/* A constant that cannot be a heap object: null (also all-null vectors and
+ * aggregates), undef, poison, a global's address. Not an inttoptr constant:
+ * a JIT may embed a pinned object's address. */
 static int value_is_constant(LLVMValueRef value)
 {
-    return LLVMIsConstant(value) && !LLVMIsAGlobalValue(value);
+    return LLVMIsNull(value) || LLVMIsUndef(value) || LLVMIsPoison(value) ||
+           LLVMIsAGlobalValue(value);
 }
 
 /* ---- elision: is the object fresh at the store? */
