@@ -268,11 +268,16 @@ static LLVMBasicBlockRef split_after(barrier_state *state, LLVMValueRef after)
     LLVMBasicBlockRef block = LLVMGetInstructionParent(after);
     LLVMBasicBlockRef rest = new_block_after(state, block, "corral.barrier.done");
     LLVMPositionBuilderAtEnd(pass->builder, rest);
+    /* The builder would give moved instructions and rebuilt phis its own
+     * location (perhaps another function's): none, and keep each one's. */
+    LLVMSetCurrentDebugLocation2(pass->builder, NULL);
     for (LLVMValueRef inst = LLVMGetNextInstruction(after); inst;) {
         LLVMValueRef next = LLVMGetNextInstruction(inst);
         char *name = xstrdup(value_name(inst));
+        LLVMMetadataRef location = LLVMInstructionGetDebugLoc(inst);
         LLVMInstructionRemoveFromParent(inst);
         LLVMInsertIntoBuilderWithName(pass->builder, inst, name);
+        LLVMInstructionSetDebugLoc(inst, location);
         free(name);
         inst = next;
     }
