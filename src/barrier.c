@@ -96,6 +96,14 @@ void corral_write_barrier_outside_heap(corral_ref object, const void *field)
                      __ATOMIC_RELAXED);
 }
 
+/* Byte by byte with the barrier's own relaxed stores: other threads may be
+ * marking the same cards. */
+static void mark_cards(uint8_t *cards, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        __atomic_store_n(&cards[i], (uint8_t)CORRAL_CARD_DIRTY, __ATOMIC_RELAXED);
+}
+
 void corral_write_barrier_range(corral_ref object, const void *start, size_t bytes)
 {
     if (!enabled || bytes == 0)
@@ -105,14 +113,14 @@ void corral_write_barrier_range(corral_ref object, const void *start, size_t byt
     if (offset < corral_barrier.heap_size) {
         size_t count = (((uintptr_t)last - corral_barrier.heap_base) >> CORRAL_CARD_SHIFT) -
                        (offset >> CORRAL_CARD_SHIFT) + 1;
-        memset(&card_table[offset >> CORRAL_CARD_SHIFT], CORRAL_CARD_DIRTY, count);
+        mark_cards(&card_table[offset >> CORRAL_CARD_SHIFT], count);
         return;
     }
     void *holder = object ? (void *)object : large_object_holding(first);
     if (!holder)
         return;
     uint8_t *from = large_object_card(holder, first), *to = large_object_card(holder, last);
-    memset(from, CORRAL_CARD_DIRTY, (size_t)(to - from) + 1);
+    mark_cards(from, (size_t)(to - from) + 1);
 }
 
 int corral_barrier_recorded(const void *field)
