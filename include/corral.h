@@ -325,6 +325,7 @@ void corral_set_gc_callback(corral_gc_callback_fn callback, void *context);
 #endif
 
 #include "corral/alloc.h"
+#include "corral/barrier.h"
 #include "corral/poll.h"
 
 #endif /* CORRAL_H */

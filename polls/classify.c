@@ -60,6 +60,7 @@ static unsigned annotation_flag(const char *text, size_t length)
         {CORRAL_ABI_ANNOTATION_SAFEPOINT, FUNCTION_SAFEPOINT},
         {CORRAL_ABI_ANNOTATION_NOPOLL, FUNCTION_NOPOLL},
         {CORRAL_POLLS_ANNOTATION_POLL_ALL, FUNCTION_POLL_ALL},
+        {CORRAL_POLLS_ANNOTATION_NO_BARRIER, FUNCTION_NO_BARRIER},
     };
     /* The string constant includes its NUL terminator. */
     while (length > 0 && text[length - 1] == '\0')
@@ -189,7 +190,8 @@ void classify_functions(polls_pass *pass)
         if (LLVMIsDeclaration(function))
             classify_declaration(pass, function, flags);
         else {
-            function_add_flags(pass, function, flags & (FUNCTION_NOPOLL | FUNCTION_POLL_ALL));
+            function_add_flags(pass, function,
+                               flags & (FUNCTION_NOPOLL | FUNCTION_POLL_ALL | FUNCTION_NO_BARRIER));
             classify_definition(pass, function, flags);
         }
     }

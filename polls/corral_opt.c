@@ -52,7 +52,10 @@ static const char usage_text[] =
     "                         1 polls every iteration)\n"
     "  --poll-page=direct|got direct: one PC-relative compare, runtime linked\n"
     "                         statically (default); got: for libcorral.so\n"
-    "  --report-poll-distance print each function's poll distance\n"
+    "  --report-poll-distance print each function's poll distance (and, with\n"
+    "                         --write-barrier, its barriers inserted and elided)\n"
+    "  --write-barrier        a card-marking write barrier after each reference\n"
+    "                         store into the heap (for CORRAL_GC_GENERATIONAL=1)\n"
     "  --max-poll-distance=N  error when a function's poll distance exceeds N\n"
     "  --allow-unpolled-loops a loop without a poll is a warning (for measuring\n"
     "                         builds without polls; never for production)\n"
@@ -197,6 +200,8 @@ static int parse_polls_option(const char *arg, tool_options *tool, int *handled)
         tool->polls.max_poll_distance = number;
     } else if (strcmp(arg, "--allow-unpolled-loops") == 0) {
         tool->polls.allow_unpolled_loops = 1;
+    } else if (strcmp(arg, "--write-barrier") == 0) {
+        tool->polls.write_barrier = 1;
     } else if (strcmp(arg, "--report-poll-distance") == 0) {
         tool->report_distance = 1;
     } else {
@@ -454,7 +459,8 @@ static LLVMModuleRef read_and_link(LLVMContextRef context, const tool_options *t
 
 /* ---- output */
 
-static void print_distance_report(const corral_polls_result *result, const origin_table *origins)
+static void print_distance_report(const corral_polls_result *result, const origin_table *origins,
+                                  int write_barrier)
 {
     for (size_t i = 0; i < result->function_count; i++) {
         const corral_polls_function_report *report = &result->functions[i];
@@ -467,6 +473,9 @@ static void print_distance_report(const corral_polls_result *result, const origi
                     file, report->function, (unsigned long long)report->poll_distance,
                     report->polls_inserted, report->loops_strip_mined,
                     report->nopoll ? " (nopoll)" : "");
+        if (write_barrier)
+            fprintf(stderr, "%s: %s: %u write barriers, %u elided\n", file, report->function,
+                    report->barriers_inserted, report->barriers_elided);
     }
     if (result->max_poll_distance_function)
         fprintf(stderr, "%s: module: max poll distance %llu in %s\n", result->input_name,
@@ -548,7 +557,7 @@ static int run_tool(tool_options *tool)
     int pass_status = corral_polls_run(module, &tool->polls, &result);
     print_diagnostics(result, &origins);
     if (tool->report_distance)
-        print_distance_report(result, &origins);
+        print_distance_report(result, &origins, tool->polls.write_barrier);
     corral_polls_result_free(result);
     if (pass_status != 0 || diagnostics.errors)
         goto done;

@@ -74,7 +74,7 @@ static const char usage_text[] =
     "  -L DIR, -l LIB, -Wl,ARGS, -pthread   passed to the linker\n"
     "  --runtime=PATH     runtime library or object to link instead of libcorral.a\n"
     "  --polls=KINDS --loop-poll-interval=K --poll-page=direct|got\n"
-    "  --report-poll-distance --max-poll-distance=N --leaf=F,.. --unmanaged=F,..\n"
+    "  --report-poll-distance --write-barrier --max-poll-distance=N --leaf=F,.. --unmanaged=F,..\n"
     "  --managed=F,.. --externals-managed --no-default-leaves --allow-unpolled-loops\n"
     "                     passed to corral-opt (see corral-opt --help)\n"
     "  -mllvm OPTION      an LLVM option for optimization and code generation\n"
@@ -653,7 +653,7 @@ static const char *const pass_options[] = {
 };
 static const char *const pass_switches[] = {
     "--report-poll-distance", "--externals-managed", "--no-default-leaves",
-    "--allow-unpolled-loops",
+    "--allow-unpolled-loops", "--write-barrier",
 };
 
 static int starts_with(const char *text, const char *prefix)

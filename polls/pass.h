@@ -32,6 +32,7 @@ enum function_flags {
     FUNCTION_WRAPPER = 1u << 5,   /* a transition wrapper made by the pass */
     FUNCTION_MANAGED = 1u << 6,   /* defined in the module: gets gc "coreclr" */
     FUNCTION_EXTERNAL_MANAGED = 1u << 7, /* declared here, managed code elsewhere */
+    FUNCTION_NO_BARRIER = 1u << 8, /* managed, but no write barriers (measurement only) */
 };
 
 /* What a call site becomes. */
@@ -198,6 +199,12 @@ void inline_polls(polls_pass *pass);
  * Returns 1 when it did (the poll is then in the outer loop). */
 int strip_mine_loop(polls_pass *pass, LLVMValueRef function, LLVMBasicBlockRef latch,
                     LLVMBasicBlockRef header);
+
+/* ---- barrier.c */
+/* With options.write_barrier: a card-marking barrier after each reference
+ * store into the heap, except those it can prove need none; counts both. */
+void insert_write_barriers(polls_pass *pass, LLVMValueRef function,
+                           corral_polls_function_report *report);
 
 /* ---- distance.c */
 /* Verifies every cycle holds a poll or statepoint and computes the poll

@@ -63,6 +63,10 @@
     X(dense_prefix, DENSE_PREFIX, PERCENT, "90", 0, 100, NULL, NO_OPTION,                    \
       "leading heap regions at least this full stay in place; 0 = off, everything "        \
       "movable moves")                                                                     \
+    X(gc_generational, GC_GENERATIONAL, BOOL, "0", 0, 0, NULL, NO_OPTION,                    \
+      "1 = the write barrier records reference stores in the card table (code built "      \
+      "with corral-opt --write-barrier, and corral_store_ref); the nursery that reads "    \
+      "them is not built yet")                                                             \
     X(log, LOG, FLAGS, "", 0, 0, NULL, NO_OPTION, "what to log")                             \
     X(log_file, LOG_FILE, STRING, "", 0, 0, "stderr", NO_OPTION,                             \
       "file that log lines and statistics go to")                                          \

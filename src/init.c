@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "barrier.h"
 #include "config.h"
 #include "entry.h"
 #include "fatal.h"
@@ -37,6 +38,8 @@ static int start_runtime(const corral_options *options)
     if ((status = stats_init()))
         return status;
     if ((status = heap_init(config->heap_min, config->heap_max, config->heap_expansiveness)))
+        return status;
+    if ((status = barrier_init(config->gc_generational)))
         return status;
     if ((status = threads_init(config->transition_fence == CORRAL_TRANSITION_FENCE_MEMBARRIER)))
         return status;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "barrier.h"
 #include "fatal.h"
 
 /* The list of every large object. Writers: mutators allocating (under
@@ -24,10 +25,14 @@ static uint64_t poison_pattern;
 void *los_alloc(size_t size)
 {
     los_object *header;
-    if (posix_memalign((void **)&header, 16, sizeof(los_object) + size) != 0)
+    size_t cards = barrier_card_count(size);
+    if (posix_memalign((void **)&header, 16, sizeof(los_object) + size + cards) != 0)
         return NULL;
     memset(header, 0, sizeof(los_object) + size);
     header->size = size;
+    /* Born dirty: the pass elides barriers on stores into a fresh object, and
+     * a large object is not young (it never moves to the old space). */
+    memset(los_cards(header), barrier_enabled() ? CORRAL_CARD_DIRTY : 0, cards);
     header->signature = LOS_SIGNATURE;
     pthread_mutex_lock(&los_lock);
     header->next = los_list;
@@ -61,6 +66,20 @@ los_object **los_snapshot_from_stw(size_t *count)
         snapshot[n++] = o;
     *count = n;
     return snapshot;
+}
+
+los_object **los_snapshot(size_t *count)
+{
+    pthread_mutex_lock(&los_lock);
+    los_object **objects = malloc((los_count ? los_count : 1) * sizeof *objects);
+    if (!objects)
+        CORRAL_FATAL("out of memory for a list of %zu large objects", los_count);
+    size_t n = 0;
+    for (los_object *o = los_list; o; o = o->next)
+        objects[n++] = o;
+    pthread_mutex_unlock(&los_lock);
+    *count = n;
+    return objects;
 }
 
 static void poison(void *memory, size_t size)

@@ -33,8 +33,18 @@ static inline void *los_payload(los_object *header)
     return (char *)header + sizeof(los_object);
 }
 
+/* The object's write-barrier cards (barrier.h), right after its payload:
+ * barrier_card_count(size) bytes, written by barriers, cleaned by the collector. */
+static inline uint8_t *los_cards(los_object *header)
+{
+    return (uint8_t *)los_payload(header) + header->size;
+}
+
 /* Allocates size zeroed bytes; NULL when malloc fails. Thread: MANAGED. */
 void *los_alloc(size_t size);
+/* The large objects as a malloc'ed array the caller frees, taken under the
+ * LOS lock (any thread; the objects stay alive only while no GC runs). */
+los_object **los_snapshot(size_t *count);
 /* Marks a large object; true if this call marked it. */
 static inline bool los_try_mark(void *object)
 {

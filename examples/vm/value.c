@@ -33,9 +33,10 @@ corral_ref tiny_int_new(int64_t value)
 corral_ref tiny_pair_new(corral_handle head, corral_handle tail)
 {
     tiny_pair *pair = corral_alloc(&tiny_pair_type);
-    /* Read the handles after the allocation: it may have moved their targets. */
-    pair->head = *head;
-    pair->tail = *tail;
+    /* Read the handles after the allocation: it may have moved their targets.
+     * Reference stores into the heap go through the write barrier. */
+    corral_store_ref(pair, &pair->head, *head);
+    corral_store_ref(pair, &pair->tail, *tail);
     return pair;
 }
 

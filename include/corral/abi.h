@@ -35,6 +35,23 @@
 #define CORRAL_ABI_PIN_FOR_CALL "corral_pin_for_call"
 #define CORRAL_ABI_UNPIN_AFTER_CALL "corral_unpin_after_call"
 
+/* Write barrier (pass option --write-barrier), after a reference store to
+ * %field of %object (corral/barrier.h has the C form):
+ *     %offset = ptrtoint %field - load CORRAL_ABI_BARRIER_TABLE.heap_base
+ *     if (%offset <u .heap_size) store atomic unordered i8 1, .cards[%offset >> 9]
+ *     else if (.outside_heap != 0) call CORRAL_ABI_BARRIER_OUTSIDE_HEAP(%object, %field)
+ * The table is four 64-bit words at these byte offsets; the call is gc-leaf. */
+#define CORRAL_ABI_BARRIER_TABLE "corral_barrier"
+#define CORRAL_ABI_BARRIER_HEAP_BASE 0
+#define CORRAL_ABI_BARRIER_HEAP_SIZE 8
+#define CORRAL_ABI_BARRIER_CARDS 16
+#define CORRAL_ABI_BARRIER_OUTSIDE_HEAP_FLAG 24
+#define CORRAL_ABI_BARRIER_CARD_SHIFT 9
+#define CORRAL_ABI_BARRIER_OUTSIDE_HEAP "corral_write_barrier_outside_heap"
+/* After llvm.memcpy/memmove into the heap (it may copy references):
+ * void (ptr addrspace(1) object or null, ptr addrspace(1) start, i64 bytes), gc-leaf. */
+#define CORRAL_ABI_BARRIER_RANGE "corral_write_barrier_range"
+
 /* Annotation strings (clang's annotate attribute) the pass reads. */
 #define CORRAL_ABI_ANNOTATION_LEAF "corral_leaf"
 #define CORRAL_ABI_ANNOTATION_UNMANAGED "corral_unmanaged"

@@ -50,6 +50,9 @@ enum corral_poll_kind {
 #define CORRAL_POLLS_ATTRIBUTE_NOPOLL "corral-nopoll"      /* no polls at all */
 #define CORRAL_POLLS_ATTRIBUTE_POLL_ALL "corral-poll-all"  /* every kind, whatever the mask */
 #define CORRAL_POLLS_ANNOTATION_POLL_ALL "corral_poll_all"
+/* A managed function that gets no write barriers even with write_barrier:
+ * for measuring the barrier's cost (bench/barrier), never for real code. */
+#define CORRAL_POLLS_ANNOTATION_NO_BARRIER "corral_no_barrier"
 
 /* How compiled code reaches the polling page. */
 typedef enum corral_poll_page_access {
@@ -101,6 +104,10 @@ typedef struct corral_polls_options {
      * of gc.safepoint_poll and no statepoints are made. For tests and for
      * looking at where polls went; the module is not runnable. */
     int stop_after_placement;
+    /* Non-zero: a write barrier after every reference store into the heap
+     * (corral/abi.h), for CORRAL_GC_GENERATIONAL=1; barriers the pass can
+     * prove unneeded are elided. */
+    int write_barrier;
 } corral_polls_options;
 
 /* Fills options with the defaults (poll kinds CORRAL_POLL_DEFAULT_KINDS,
@@ -126,6 +133,8 @@ typedef struct corral_polls_function_report {
     unsigned polls_inserted;
     unsigned loops_strip_mined;
     int nopoll; /* the function opted out of polls */
+    unsigned barriers_inserted; /* with write_barrier: reference stores given a barrier */
+    unsigned barriers_elided;   /* and those proven to need none (constant, fresh object) */
 } corral_polls_function_report;
 
 typedef struct corral_polls_result {

@@ -1,0 +1,31 @@
+/* barrier.h — the runtime side of the write barrier (corral/barrier.h):
+ * the card table over the heap reservation, and the cards of large objects.
+ *
+ * Cards are written by mutators (relaxed byte stores of CORRAL_CARD_DIRTY, no
+ * read-modify-write, so racing writers agree) and read or cleaned by the
+ * collector with the world stopped, which orders them after every store the
+ * stopped threads made. Large objects live outside the reservation (malloc):
+ * each one carries its own cards after its payload (los.h).
+ */
+#ifndef CORRAL_BARRIER_INTERNAL_H
+#define CORRAL_BARRIER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <corral.h>
+
+/* After heap_init: reserves the card table and, when enabled
+ * (CORRAL_GC_GENERATIONAL=1), publishes it so barriers record. Returns 0 or
+ * a negative corral_status with corral_set_error. */
+int barrier_init(bool enabled);
+bool barrier_enabled(void);
+
+/* Cards of a large object of size bytes: one per 512 bytes of payload. */
+static inline size_t barrier_card_count(size_t size)
+{
+    return (size + ((size_t)1 << CORRAL_CARD_SHIFT) - 1) >> CORRAL_CARD_SHIFT;
+}
+
+#endif /* CORRAL_BARRIER_INTERNAL_H */
