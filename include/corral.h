@@ -48,19 +48,7 @@ extern "C" {
 /* A reference of unknown type. */
 typedef void CORRAL_REF *corral_ref;
 
-/* clang's annotate attribute carries the markers to the pass; other
- * compilers (gcc, for plain C that includes this header) ignore it with a
- * warning, so they get nothing. Also in corral/poll.h. */
-#ifndef CORRAL_ANNOTATE
-#if defined(__has_attribute)
-#if __has_attribute(annotate)
-#define CORRAL_ANNOTATE(marker) __attribute__((annotate(marker)))
-#endif
-#endif
-#endif
-#ifndef CORRAL_ANNOTATE
-#define CORRAL_ANNOTATE(marker)
-#endif
+#include "corral/annotate.h"
 
 /* Marks a function declaration: calls to it are direct and need no GC
  * transition because it is short, never blocks and never reaches a safepoint

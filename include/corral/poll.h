@@ -9,19 +9,7 @@
 
 #include <stdint.h>
 
-/* clang's annotate attribute carries the markers to the pass; other
- * compilers (gcc, for plain C that includes this header) ignore it with a
- * warning, so they get nothing. Also in corral.h. */
-#ifndef CORRAL_ANNOTATE
-#if defined(__has_attribute)
-#if __has_attribute(annotate)
-#define CORRAL_ANNOTATE(marker) __attribute__((annotate(marker)))
-#endif
-#endif
-#endif
-#ifndef CORRAL_ANNOTATE
-#define CORRAL_ANNOTATE(marker)
-#endif
+#include "corral/annotate.h"
 
 #ifdef __cplusplus
 extern "C" {
