@@ -5,16 +5,22 @@
  *   broken_plain_c integer   the only copy of a reference is an integer
  *                            across an allocation that collects: the
  *                            object dies, the integer is stale
+ *   broken_plain_c chain     not broken: the program's own SIGSEGV handler
+ *                            (installed before corral_init) still gets the
+ *                            faults that are not in quarantined memory
  * Each prints its result (91 and 42 when nothing moved or was reused) and
  * exits 0 on the right answer. Under CORRAL_GC_STRESS=quarantine,move-all
  * (with alloc:1 for the second) the stale use is reported. Used by
  * stress_modes.t.
  */
 #include <corral.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 typedef struct node {
     corral_header header;
@@ -61,8 +67,41 @@ __attribute__((noinline)) long broken_plain_integer(void)
     return ((node *)hidden)->value;
 }
 
+static char *guard_page;
+static volatile sig_atomic_t own_handler_calls;
+
+/* The host VM's handler: makes its guard page accessible and retries. */
+static void own_handler(int signal, siginfo_t *info, void *context)
+{
+    (void)signal;
+    (void)context;
+    if ((char *)info->si_addr != guard_page)
+        abort();
+    own_handler_calls++;
+    mprotect(guard_page, 4096, PROT_READ | PROT_WRITE);
+}
+
+static int chain(void)
+{
+    guard_page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = own_handler;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    if (guard_page == MAP_FAILED || sigaction(SIGSEGV, &action, NULL) != 0 ||
+        corral_init(NULL) != 0 || corral_thread_attach() != 0)
+        return 2;
+    corral_collect();
+    guard_page[0] = 1; /* faults once: quarantine's handler passes it on */
+    printf("own handler called %d times\n", (int)own_handler_calls);
+    return own_handler_calls == 1 && guard_page[0] == 1 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "chain") == 0)
+        return chain();
     if (argc != 2 || corral_init(NULL) != 0 || corral_thread_attach() != 0)
         return 2;
     bool global = strcmp(argv[1], "global") == 0;

@@ -328,6 +328,13 @@ static void quarantine(void)
             show_output(&trees);
         free(trees.output);
     }
+    /* Faults outside quarantined memory go to the program's own handler. */
+    run_result chained = run_program_with(PLAIN_C_PROGRAM, "chain",
+                                          "CORRAL_GC_STRESS=quarantine,move-all", 60);
+    if (!ok(exited_ok(&chained) && strstr(chained.output, "own handler called 1 times"),
+            "a fault outside quarantined memory reaches the program's own SIGSEGV handler"))
+        show_output(&chained);
+    free(chained.output);
     run_result threaded = run_program(THREADED_PROGRAM,
                                       "CORRAL_GC_STRESS=quarantine,move-all,alloc:random:64 "
                                       "CORRAL_GC_SEED=5 TORTURE_WORK=20",
@@ -340,7 +347,7 @@ static void quarantine(void)
 
 int main(void)
 {
-    plan(25 + 4 * 4 + 3);
+    plan(25 + 4 * 4 + 4);
     broken_program();
     replayed_schedule();
     stress_log_lines();
