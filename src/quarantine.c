@@ -201,20 +201,6 @@ void quarantine_init(void)
     sigaction(SIGSEGV, &action, &previous_segv);
 }
 
-void quarantine_destroy(void)
-{
-    if (!held_by_gc)
-        return;
-    sigaction(SIGSEGV, &previous_segv, NULL);
-    munmap(records, region_count * sizeof *records);
-    munmap(just_released, region_count);
-    munmap((void *)held_by_gc, region_count * sizeof *held_by_gc);
-    records = NULL;
-    just_released = NULL;
-    held_by_gc = NULL;
-    held_limit = 0;
-}
-
 bool quarantine_region_held(size_t region)
 {
     return held_by_gc && region < region_count &&

@@ -52,7 +52,6 @@ unsigned quarantine_collections(void);
 /* Allocates the records and installs the SIGSEGV handler (chaining to the
  * one it replaces). After heap_init, before threads run managed code. */
 void quarantine_init(void);
-void quarantine_destroy(void);
 
 /* Makes the regions whose quarantine ends at collection gc_number readable,
  * zeroed and free again; they are then just_released until the next call. */
