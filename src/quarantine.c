@@ -248,3 +248,24 @@ void quarantine_region_from_stw(size_t region, uint64_t gc_number)
     if (region + 1 > held_limit)
         held_limit = region + 1;
 }
+
+const char *quarantine_check(void)
+{
+    if (!held_by_gc)
+        return NULL;
+    const heap *h = &corral_heap;
+    for (size_t i = h->range_next; i < h->range_count; i++) {
+        const heap_free_range *range = &h->ranges[i];
+        if (range->start >= range->end)
+            continue;
+        for (size_t r = heap_region_index(range->start);
+             r < held_limit && heap_region_start(r) < range->end; r++)
+            if (atomic_load_explicit(&held_by_gc[r], memory_order_relaxed))
+                return "a free range overlaps a quarantined region";
+    }
+    for (size_t r = 0; r < held_limit; r++)
+        if (atomic_load_explicit(&held_by_gc[r], memory_order_relaxed) &&
+            heap_region_start(r + 1) > h->top)
+            return "a quarantined region lies above the heap top";
+    return NULL;
+}

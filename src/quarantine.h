@@ -66,4 +66,9 @@ bool quarantine_region_just_released(size_t region);
  * inaccessible. */
 void quarantine_region_from_stw(size_t region, uint64_t gc_number);
 
+/* MPS-style check: no free range overlaps a quarantined region, and every
+ * quarantined region lies below the heap top; NULL when sound. From the
+ * stopped world (debug builds call it after each collection). */
+const char *quarantine_check(void);
+
 #endif /* CORRAL_QUARANTINE_H */
