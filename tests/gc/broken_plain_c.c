@@ -11,7 +11,7 @@
  * Each prints its result (91 and 42 when nothing moved or was reused) and
  * exits 0 on the right answer. Under CORRAL_GC_STRESS=quarantine,move-all
  * (with alloc:1 for the second) the stale use is reported. Used by
- * stress_modes.t.
+ * quarantine_c.t.
  */
 #include <corral.h>
 #include <signal.h>
