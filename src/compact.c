@@ -7,7 +7,9 @@
  * regions between them form compaction spaces; each space slides its live
  * data to its own start, in address order. A region's destination is the
  * prefix sum of live bytes before it in its space; block_dest then gives
- * every object's new address from the bitmap alone (heap.h).
+ * every object's new address from the bitmap alone (heap.h). Under
+ * CORRAL_GC_STRESS=quarantine the moving regions instead go, in address
+ * order, to a run of fresh regions, and are quarantined whole (quarantine.h).
  *
  * Update. With forwarding known and nothing moved yet, every reference is
  * rewritten in place: stack slots, handles, globals, weak handles, and the
