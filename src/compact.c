@@ -7,7 +7,9 @@
  * regions between them form compaction spaces; each space slides its live
  * data to its own start, in address order. A region's destination is the
  * prefix sum of live bytes before it in its space; block_dest then gives
- * every object's new address from the bitmap alone (heap.h).
+ * every object's new address from the bitmap alone (heap.h). Under
+ * CORRAL_GC_STRESS=quarantine the moving regions instead go, in address
+ * order, to a run of fresh regions, and are quarantined whole (quarantine.h).
  *
  * Update. With forwarding known and nothing moved yet, every reference is
  * rewritten in place: stack slots, handles, globals, weak handles, and the
@@ -35,6 +37,7 @@
 #include "heap.h"
 #include "los.h"
 #include "object.h"
+#include "quarantine.h"
 #include "roots.h"
 #include "walker.h"
 
@@ -43,6 +46,10 @@ static size_t used_regions;               /* regions below the heap top */
 static heap_free_range *new_ranges;       /* free ranges after compaction */
 static size_t new_range_count, new_range_capacity;
 static char *old_top;
+/* Quarantine this cycle: regions below source_regions that move are
+ * evacuated whole and quarantined in the finish phase. */
+static bool quarantining;
+static size_t source_regions;
 
 static size_t words_of_region(size_t region)
 {
@@ -315,6 +322,11 @@ static void decide_moving_regions(const stop_report *stop)
         }
     }
     keep_sparse_regions_in_place(regions);
+    /* Quarantined and just-released regions hold no objects: nothing to move. */
+    if (quarantine_collections())
+        for (size_t r = 0; r < used_regions; r++)
+            if (quarantine_region_held(r) || quarantine_region_just_released(r))
+                regions[r].moves = 0;
     /* An object straddling between a region that stays and one that moves
      * would be torn apart: make both stay, until nothing changes. */
     for (bool changed = true; changed;) {
@@ -364,6 +376,83 @@ static void assign_destinations(void)
     add_free_range(cursor, corral_heap.end, true);
 }
 
+static void reset_fresh_region(size_t r)
+{
+    heap_region *region = &corral_heap.regions[r];
+    region->live_granules = 0;
+    region->moves = 0;
+    region->has_pinned = 0;
+    region->is_destination = 0;
+    region->first_source = UINT32_MAX;
+    region->last_source = 0;
+    atomic_store_explicit(&region->pending_readers, 0, memory_order_relaxed);
+    atomic_store_explicit(&region->ready_after_ns, 0, memory_order_relaxed);
+    atomic_store_explicit(&region->chain_length, 0, memory_order_relaxed);
+}
+
+/* A region live data may be evacuated into under quarantine: never used
+ * (above the old top) or released at the start of this cycle. */
+static bool region_is_fresh(size_t r)
+{
+    if (r >= source_regions)
+        return !quarantine_region_held(r);
+    return quarantine_region_just_released(r);
+}
+
+/* Destinations under quarantine: the live data of all moving regions goes,
+ * in address order, to the lowest run of fresh regions that holds it, so
+ * every moving region is vacated whole (quarantine.h says why whole
+ * regions). Data may move up; no fill then overwrites a region another fill
+ * reads, since no source is a destination. False when the reservation has
+ * no such run: this cycle compacts normally and quarantines nothing. */
+static bool assign_destinations_quarantined(void)
+{
+    heap_region *regions = corral_heap.regions;
+    uint64_t live_granules = 0;
+    for (size_t r = 0; r < used_regions; r++)
+        if (regions[r].moves)
+            live_granules += regions[r].live_granules;
+    size_t needed = (size_t)((live_granules * CORRAL_GRANULE + HEAP_REGION_SIZE - 1) >>
+                             HEAP_REGION_SHIFT);
+    size_t first = 0, run = 0;
+    for (size_t r = 0; r < corral_heap.region_count && run < needed; r++) {
+        if (!region_is_fresh(r)) {
+            run = 0;
+            continue;
+        }
+        if (run++ == 0)
+            first = r;
+    }
+    if (run < needed)
+        return false;
+    size_t dest_end = first + needed;
+    for (size_t r = used_regions; r < dest_end; r++)
+        reset_fresh_region(r);
+    if (dest_end > used_regions)
+        used_regions = dest_end;
+    char *cursor = heap_region_start(first);
+    for (size_t r = 0; r < source_regions; r++) {
+        if (!regions[r].moves)
+            continue;
+        regions[r].dest_granule = (uint32_t)heap_granule_index(cursor);
+        cursor += (size_t)regions[r].live_granules * CORRAL_GRANULE;
+    }
+    /* Free: fresh regions outside the destinations and the tail of the last
+     * destination. Moving regions (about to be quarantined), held regions
+     * and regions that stay are not. */
+    new_range_count = 0;
+    char *free_start = corral_heap.base;
+    for (size_t r = 0; r < used_regions; r++) {
+        bool destination = needed && r >= first && r < dest_end;
+        if (!destination && region_is_fresh(r))
+            continue;
+        add_free_range(free_start, heap_region_start(r), false);
+        free_start = destination && r + 1 == dest_end ? cursor : heap_region_start(r + 1);
+    }
+    add_free_range(free_start, corral_heap.end, true);
+    return true;
+}
+
 /* Which regions each region's data lands in; pending_readers counts the
  * other regions that will read it. */
 static void link_sources_to_destinations(void)
@@ -398,11 +487,18 @@ void compact_plan_from_stw(gc_cycle *cycle)
     stats->name = "plan";
     uint64_t start = gc_workers_now_ns();
     atomic_store_explicit(&any_block_moves, false, memory_order_relaxed);
+    source_regions = used_regions;
+    quarantining = false;
+    if (quarantine_collections())
+        quarantine_release_from_stw(cycle->number);
     run_region_loop("reset", used_regions, reset_region, stats);
     decide_moving_regions(cycle->stop);
     run_region_loop("live-bits", used_regions, build_live_bits, stats);
     run_region_loop("count", used_regions, count_live_bits, stats);
-    assign_destinations();
+    if (quarantine_collections())
+        quarantining = assign_destinations_quarantined();
+    if (!quarantining)
+        assign_destinations();
     link_sources_to_destinations();
     run_region_loop("forwarding", used_regions, compute_block_destinations, stats);
     stats->wall_ns = gc_workers_now_ns() - start;
@@ -737,6 +833,11 @@ void compact_finish_from_stw(gc_cycle *cycle)
 {
     uint64_t start = gc_workers_now_ns();
     cycle->phases[GC_PHASE_FINISH].name = "finish";
+    /* Before the bitmaps are cleared: the records keep the forwarding. */
+    if (quarantining)
+        for (size_t r = 0; r < source_regions; r++)
+            if (corral_heap.regions[r].moves)
+                quarantine_region_from_stw(r, cycle->number);
     run_region_loop("clear", used_regions, clear_region_bitmaps, &cycle->phases[GC_PHASE_FINISH]);
     if (corral_runtime_config.stress_poison)
         for (size_t i = 0; i < new_range_count; i++)

@@ -130,6 +130,9 @@
     S(stress_move_all, "move-all", FLAG, NULL, 0, NULL,                                     \
       "no dense prefix: every GC moves every movable object")                              \
     S(stress_poison, "poison", FLAG, NULL, 0, NULL,                                         \
-      "fill vacated memory with a recognisable pattern")
+      "fill vacated memory with a recognisable pattern")                                   \
+    S(stress_quarantine, "quarantine", COUNT, "N", 2, NULL,                                 \
+      "memory a GC vacates stays inaccessible (PROT_NONE) for N GCs; a stale reference "   \
+      "that touches it is reported (moved to where, or freed, by which GC) and aborts")
 
 #endif /* CORRAL_CONFIG_TABLE_H */

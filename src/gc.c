@@ -7,6 +7,7 @@
 #include "fatal.h"
 #include "heap.h"
 #include "los.h"
+#include "quarantine.h"
 #include "roots.h"
 
 corral_config corral_runtime_config;
@@ -97,6 +98,8 @@ static void collect_from_stw(stop_report *stop, void *context)
         verify_heap_from_stw(cycle, "after");
 #ifdef CORRAL_DEBUG_CHECKS
     const char *problem = heap_check();
+    if (!problem)
+        problem = quarantine_check();
     if (problem)
         CORRAL_FATAL("after gc %" PRIu64 ": %s", cycle->number, problem);
 #endif

@@ -7,6 +7,7 @@
 
 #include "coordinator.h"
 #include "fatal.h"
+#include "gc.h"
 
 heap corral_heap;
 
@@ -28,6 +29,12 @@ static void *reserve(size_t length, const char *what)
 static size_t reserve_size_for(size_t heap_max)
 {
     size_t size = heap_max + heap_max / 4 + 8 * HEAP_REGION_SIZE;
+    /* Quarantine (quarantine.h): live data is evacuated into fresh regions
+     * while N earlier heaps' worth of vacated regions are still held. */
+    uint64_t quarantine = corral_runtime_config.stress_quarantine;
+    if (quarantine)
+        size = size > HEAP_MAX_RESERVE / (quarantine + 2) ? HEAP_MAX_RESERVE
+                                                            : size * (size_t)(quarantine + 2);
     size = (size + HEAP_REGION_SIZE - 1) & ~(HEAP_REGION_SIZE - 1);
     return size > HEAP_MAX_RESERVE ? HEAP_MAX_RESERVE : size;
 }

@@ -13,6 +13,7 @@
 #include "fatal.h"
 #include "gc.h"
 #include "los.h"
+#include "quarantine.h"
 #include "symbolize.h"
 
 /* Set by stress_init before threads attach; read-only afterwards. */
@@ -303,6 +304,8 @@ void stress_init(void)
         install_crash_handler(SIGSEGV);
         install_crash_handler(SIGBUS);
     }
+    /* After the crash handler: quarantine's chains to it for other faults. */
+    quarantine_init();
     if (modes[0])
         fprintf(stats_log_stream(),
                 "corral: stress: CORRAL_GC_STRESS=%s seed=%" PRIu64

@@ -6,6 +6,8 @@
  *   transitions   collect on every managed <-> unmanaged transition
  *   move-all      no dense prefix: every movable object moves every GC
  *   poison        vacated memory is filled with 0xbadc0ffee0ddf00d
+ *   quarantine[:N]  vacated memory inaccessible for N GCs (default 2); the
+ *                   first use of a stale reference is reported (quarantine.h)
  *
  * The seed (CORRAL_GC_SEED, or one from the clock) is printed at start, and
  * every fatal error prints the GC number, modes, seed, thread and poll site,

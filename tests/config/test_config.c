@@ -28,7 +28,8 @@ static char *const empty_env[] = {NULL};
 #define LOG_FILE_ACCEPTS "expected any text of at most 4095 bytes (empty for stderr)"
 #define STRESS_ACCEPTS                                                                     \
     "expected a comma-separated list of modes: alloc:N, thread-alloc:N, "                  \
-    "alloc:random[:MEAN], polls, transitions, move-all, poison; N and MEAN are integers "  \
+    "alloc:random[:MEAN], polls, transitions, move-all, poison, quarantine[:N]; N and "    \
+    "MEAN are integers "                                                                   \
     ">= 1; at most one allocation schedule: alloc, thread-alloc, alloc:random"
 #define HELP_HINT "; CORRAL_HELP=1 lists every variable"
 
@@ -245,6 +246,8 @@ static void test_stress(void)
     expect_stress("poison,alloc:1", "alloc:1,poison");
     expect_stress("alloc:random,polls", "alloc:random:1000,polls");
     expect_stress("transitions,thread-alloc:3", "thread-alloc:3,transitions");
+    expect_stress("quarantine,move-all", "move-all,quarantine:2");
+    expect_stress("quarantine:5", "quarantine:5");
     char buffer[32];
     corral_config none = load_one("CORRAL_STATS=0");
     corral_config_format_stress(&none, buffer, sizeof buffer);

@@ -11,90 +11,19 @@
  *     lines, addresses removed, are identical); another seed differs.
  *  4. CORRAL_LOG=stress says why each stress collection ran, per mode.
  *  5. A configuration error is printed once, by corral_init.
+ *  6. quarantine catches stale references that no other mode reports: an
+ *     unregistered global ("moved to B") and a reference hidden in an
+ *     integer ("freed") in managed C (plain C: quarantine_c.t), naming the faulting
+ *     function; the same programs without quarantine are not caught; and
+ *     correct programs (trees on 1 and 4 threads, list_threads) pass.
  *
  * Every program runs in a child with a timeout; its output is captured.
  */
-#include <fcntl.h>
-#include <poll.h>
+#include <regex.h>
+#include <stdbool.h>
 
+#include "run_program.h"
 #include "tap.h"
-
-enum { OUTPUT_LIMIT = 1 << 20 };
-
-typedef struct run_result {
-    int status;      /* waitpid status */
-    int timed_out;
-    char *output;    /* stdout and stderr together, NUL-terminated */
-} run_result;
-
-/* Runs program with the space-separated NAME=VALUE settings added to the
- * environment (CORRAL_* variables of the test's own environment removed). */
-static run_result run_program(const char *program, const char *settings, double timeout)
-{
-    run_result result = {0, 0, calloc(OUTPUT_LIMIT, 1)};
-    int pipe_fds[2];
-    if (!result.output || pipe(pipe_fds) != 0)
-        bail_out("pipe: %s", strerror(errno));
-    fflush(stdout);
-    pid_t child = fork();
-    if (child < 0)
-        bail_out("fork: %s", strerror(errno));
-    if (child == 0) {
-        dup2(pipe_fds[1], 1);
-        dup2(pipe_fds[1], 2);
-        close(pipe_fds[0]);
-        close(pipe_fds[1]);
-        extern char **environ;
-        for (char **e = environ; *e;) {
-            if (strncmp(*e, "CORRAL_", 7) == 0) {
-                char name[256];
-                snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
-                unsetenv(name);
-                e = environ;
-            } else {
-                e++;
-            }
-        }
-        char copy[1024];
-        snprintf(copy, sizeof copy, "%s", settings);
-        for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
-            char *eq = strchr(item, '=');
-            *eq = '\0';
-            setenv(item, eq + 1, 1);
-        }
-        execl(program, program, (char *)NULL);
-        fprintf(stderr, "exec %s: %s\n", program, strerror(errno));
-        _exit(127);
-    }
-    close(pipe_fds[1]);
-    size_t used = 0;
-    double start = tap_now();
-    for (;;) {
-        struct pollfd pfd = {pipe_fds[0], POLLIN, 0};
-        int ready = poll(&pfd, 1, 50);
-        if (ready > 0) {
-            ssize_t got = read(pipe_fds[0], result.output + used, OUTPUT_LIMIT - 1 - used);
-            if (got <= 0)
-                break;
-            used += (size_t)got;
-            if (used == OUTPUT_LIMIT - 1)
-                break;
-        }
-        if (tap_now() - start > timeout * tap_timeout_scale()) {
-            result.timed_out = 1;
-            kill(child, SIGKILL);
-            break;
-        }
-    }
-    close(pipe_fds[0]);
-    waitpid(child, &result.status, 0);
-    return result;
-}
-
-static int exited_ok(const run_result *r)
-{
-    return !r->timed_out && WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0;
-}
 
 /* The schedule lines of a CORRAL_LOG=stress,gc run: "corral: stress: MODE
  * at allocation #K after gc N" and "corral: gc N cause=C", with thread names, sites and times removed. */
@@ -129,13 +58,6 @@ static size_t count_lines(const char *text, const char *prefix)
     for (const char *p = text; (p = strstr(p, prefix)); p++)
         count++;
     return count;
-}
-
-static void show_output(const run_result *r)
-{
-    diag("exit status %d, signal %d, timed out %d; output:\n%.3000s",
-         WIFEXITED(r->status) ? WEXITSTATUS(r->status) : -1,
-         WIFSIGNALED(r->status) ? WTERMSIG(r->status) : 0, r->timed_out, r->output);
 }
 
 static void broken_program(void)
@@ -255,12 +177,80 @@ static void configuration_error_once(void)
     free(bad.output);
 }
 
+/* True when output has a line matching the extended regular expression. */
+static bool matches(const char *output, const char *pattern)
+{
+    regex_t regex;
+    if (regcomp(&regex, pattern, REG_EXTENDED | REG_NEWLINE | REG_NOSUB) != 0)
+        bail_out("bad pattern %s", pattern);
+    bool found = output && regexec(&regex, output, 0, NULL, 0) == 0;
+    regfree(&regex);
+    return found;
+}
+
+/* One broken program under quarantine: caught (SIGABRT, the report, the
+ * function named); without quarantine (the same other modes) not caught. */
+static void quarantine_catches(const char *what, const char *program, const char *argument,
+                               const char *other_modes, const char *outcome,
+                               const char *function)
+{
+    char settings[256], pattern[256], symbol[128];
+    snprintf(settings, sizeof settings, "CORRAL_GC_STRESS=quarantine,%s", other_modes);
+    run_result caught = run_program_with(program, argument, settings, 60);
+    if (!ok(!caught.timed_out && WIFSIGNALED(caught.status) && WTERMSIG(caught.status) == SIGABRT,
+            "%s: under quarantine,%s it dies by SIGABRT", what, other_modes))
+        show_output(&caught);
+    snprintf(pattern, sizeof pattern,
+             "^corral: stale reference: address 0x[0-9a-f]+ was %s by GC [0-9]+ ", outcome);
+    if (!ok(matches(caught.output, pattern), "%s: the report says: address A was %s by GC n",
+            what, outcome))
+        show_output(&caught);
+    snprintf(symbol, sizeof symbol, "corral: stale reference: at %s+0x", function);
+    like_str(caught.output, symbol, "%s: the faulting code is named (%s)", what, function);
+    snprintf(settings, sizeof settings, "CORRAL_GC_STRESS=%s", other_modes);
+    run_result quiet = run_program_with(program, argument, settings, 60);
+    if (!ok(!quiet.timed_out && WIFEXITED(quiet.status) && !strstr(quiet.output, "stale reference"),
+            "%s: without quarantine (%s) it is not caught: exits %d", what, other_modes,
+            WIFEXITED(quiet.status) ? WEXITSTATUS(quiet.status) : -1))
+        show_output(&quiet);
+    free(caught.output);
+    free(quiet.output);
+}
+
+static void quarantine(void)
+{
+    quarantine_catches("managed, unregistered global", GLOBAL_PROGRAM, NULL, "move-all",
+                       "moved to 0x[0-9a-f]+", "broken_unregistered_global");
+    quarantine_catches("managed, integer across a poll", BROKEN_PROGRAM, NULL, "move-all,alloc:1",
+                       "freed", "broken_hidden_integer");
+    /* Plain C (no corralc): tests/gc/test_quarantine_c.c. */
+    /* Correct programs: no false positives, one thread and several. */
+    const char *trees_threads[] = {"1", "4"};
+    for (int i = 0; i < 2; i++) {
+        run_result trees = run_program_with(TREES_PROGRAM, trees_threads[i],
+                                            "CORRAL_GC_STRESS=quarantine,move-all", 120);
+        if (!ok(exited_ok(&trees) && strstr(trees.output, "trees: ok"),
+                "trees on %s thread(s) pass under quarantine,move-all", trees_threads[i]))
+            show_output(&trees);
+        free(trees.output);
+    }
+    run_result threaded = run_program(THREADED_PROGRAM,
+                                      "CORRAL_GC_STRESS=quarantine,move-all,alloc:random:64 "
+                                      "CORRAL_GC_SEED=5 TORTURE_WORK=20",
+                                      240);
+    if (!ok(exited_ok(&threaded) && strstr(threaded.output, ": ok ("),
+            "list_threads passes under quarantine,move-all,alloc:random"))
+        show_output(&threaded);
+    free(threaded.output);
+}
+
 int main(void)
 {
-    plan(25);
+    plan(25 + 2 * 4 + 3);
     broken_program();
     replayed_schedule();
     stress_log_lines();
     configuration_error_once();
+    quarantine();
     return done_testing();
 }
