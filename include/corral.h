@@ -29,6 +29,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* What this header declares is exported from libcorral (it is built with
+ * hidden visibility). */
+#pragma GCC visibility push(default)
 
 /* ---------------------------------------------------------------------------
  * References
@@ -308,6 +311,7 @@ void corral_get_stats(corral_stats *out);
 typedef void (*corral_gc_callback_fn)(const corral_gc_info *info, void *context);
 void corral_set_gc_callback(corral_gc_callback_fn callback, void *context);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@
  * or reset by a collection).
  */
 #include <corral.h>
+#include <corral/jit.h>
 #include <inttypes.h>
 #include <stdlib.h>
 

@@ -1,6 +1,7 @@
 /* attach.c — the thread API: attach/detach, GC transitions for C code and
  * for the pass's unmanaged-call wrappers, entering managed code from C. */
 #include <corral.h>
+#include <corral/jit.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

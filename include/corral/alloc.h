@@ -13,6 +13,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* What this header declares is exported from libcorral (it is built with
+ * hidden visibility). */
+#pragma GCC visibility push(default)
 
 /* The calling thread's bump region. Writer: the owning thread (fast path and
  * refill). Reader: the owning thread; the collector reads and resets it only
@@ -69,6 +72,7 @@ static inline __attribute__((always_inline)) void CORRAL_REF *corral_alloc_array
     return corral_alloc_slow(type, length);
 }
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -26,6 +26,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* What this header declares is exported from libcorral (it is built with
+ * hidden visibility). */
+#pragma GCC visibility push(default)
 
 #define CORRAL_CARD_SHIFT 9u /* 512-byte cards */
 #define CORRAL_CARD_DIRTY 1u /* a clean card is 0 (fresh mmap memory) */
@@ -94,6 +97,7 @@ static inline __attribute__((always_inline)) void corral_store_ref(corral_ref ob
 }
 #endif
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

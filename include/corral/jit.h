@@ -15,6 +15,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* What this header declares is exported from libcorral (it is built with
+ * hidden visibility). */
+#pragma GCC visibility push(default)
 
 /* Called by the pass's GC-transition wrappers around an unmanaged callee:
  * return_address and frame_address are the wrapper's llvm.returnaddress(0)
@@ -32,6 +35,7 @@ CORRAL_LEAF void corral_unpin_after_call(corral_ref object);
  * bump as corral/alloc.h; fall back to corral_alloc_slow). Leaf. */
 CORRAL_LEAF corral_tlab *corral_current_tlab(void);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

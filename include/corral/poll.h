@@ -14,6 +14,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* What this header declares is exported from libcorral (it is built with
+ * hidden visibility). */
+#pragma GCC visibility push(default)
 
 /* The polling page: word 0 is non-zero while any thread is asked to stop.
  * Writer: the coordinator (arm/disarm, release). Readers: every poll (a
@@ -33,6 +36,7 @@ static inline __attribute__((always_inline)) void corral_poll(void)
         corral_poll_slow();
 }
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif
