@@ -7,27 +7,14 @@
 #include <corral.h>
 #include <stdbool.h>
 
+#include "run_program.h"
 #include "tap.h"
-
-/* Sets each NAME=VALUE of a space-separated list in the environment. */
-static TAP_UNUSED void test_setenv_list(const char *settings)
-{
-    char copy[1024];
-    snprintf(copy, sizeof copy, "%s", settings);
-    for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
-        char *eq = strchr(item, '=');
-        if (!eq)
-            bail_out("test setting '%s' is not NAME=VALUE", item);
-        *eq = '\0';
-        setenv(item, eq + 1, 1);
-    }
-}
 
 /* corral_init with those settings, then (if attach) the calling thread;
  * a failure ends the test with the runtime's message. */
 static TAP_UNUSED void test_start(const char *settings, bool attach)
 {
-    test_setenv_list(settings);
+    run_setenv_list(settings);
     if (corral_init(NULL) != 0)
         bail_out("corral_init: %s", corral_last_error());
     if (attach && corral_thread_attach() != 0)

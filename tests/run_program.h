@@ -18,10 +18,11 @@ typedef struct run_result {
     char *output;    /* stdout and stderr together, NUL-terminated */
 } run_result;
 
-/* Runs program with the space-separated NAME=VALUE settings added to the
- * environment (CORRAL_* variables of the test's own environment removed). */
-static TAP_UNUSED run_result run_program_with(const char *program, const char *argument,
-                                   const char *settings, double timeout)
+/* Runs body(context) in a forked child whose stdout and stderr come back in
+ * the result; a child still running after timeout seconds (scaled for slow
+ * builds) is killed. body should end the child itself (exec or _exit). */
+static TAP_UNUSED run_result run_child(void (*body)(void *context), void *context,
+                                       double timeout)
 {
     run_result result = {0, 0, calloc(OUTPUT_LIMIT, 1)};
     int pipe_fds[2];
@@ -36,27 +37,9 @@ static TAP_UNUSED run_result run_program_with(const char *program, const char *a
         dup2(pipe_fds[1], 2);
         close(pipe_fds[0]);
         close(pipe_fds[1]);
-        extern char **environ;
-        for (char **e = environ; *e;) {
-            if (strncmp(*e, "CORRAL_", 7) == 0) {
-                char name[256];
-                snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
-                unsetenv(name);
-                e = environ;
-            } else {
-                e++;
-            }
-        }
-        char copy[1024];
-        snprintf(copy, sizeof copy, "%s", settings);
-        for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
-            char *eq = strchr(item, '=');
-            *eq = '\0';
-            setenv(item, eq + 1, 1);
-        }
-        execl(program, program, argument, (char *)NULL);
-        fprintf(stderr, "exec %s: %s\n", program, strerror(errno));
-        _exit(127);
+        body(context);
+        fflush(stdout);
+        _exit(0);
     }
     close(pipe_fds[1]);
     size_t used = 0;
@@ -81,6 +64,54 @@ static TAP_UNUSED run_result run_program_with(const char *program, const char *a
     close(pipe_fds[0]);
     waitpid(child, &result.status, 0);
     return result;
+}
+
+/* Sets each NAME=VALUE of a space-separated list in the environment. */
+static TAP_UNUSED void run_setenv_list(const char *settings)
+{
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", settings);
+    for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
+        char *eq = strchr(item, '=');
+        if (!eq)
+            bail_out("setting '%s' is not NAME=VALUE", item);
+        *eq = '\0';
+        setenv(item, eq + 1, 1);
+    }
+}
+
+typedef struct program_launch {
+    const char *program, *argument, *settings;
+} program_launch;
+
+/* A child that runs a program with only the given CORRAL_* settings. */
+static void run_program_child(void *context)
+{
+    const program_launch *launch = context;
+    extern char **environ;
+    for (char **e = environ; *e;) {
+        if (strncmp(*e, "CORRAL_", 7) == 0) {
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
+            unsetenv(name);
+            e = environ;
+        } else {
+            e++;
+        }
+    }
+    run_setenv_list(launch->settings);
+    execl(launch->program, launch->program, launch->argument, (char *)NULL);
+    fprintf(stderr, "exec %s: %s\n", launch->program, strerror(errno));
+    _exit(127);
+}
+
+/* Runs program with the space-separated NAME=VALUE settings added to the
+ * environment (CORRAL_* variables of the test's own environment removed). */
+static TAP_UNUSED run_result run_program_with(const char *program, const char *argument,
+                                              const char *settings, double timeout)
+{
+    program_launch launch = {program, argument, settings};
+    return run_child(run_program_child, &launch, timeout);
 }
 
 static TAP_UNUSED run_result run_program(const char *program, const char *settings, double timeout)

@@ -96,7 +96,7 @@ static void not_generational(void *arg)
 
 static void malformed(void *arg)
 {
-    test_setenv_list(arg);
+    run_setenv_list(arg);
     ok(corral_init(NULL) == CORRAL_ERROR_CONFIG, "CORRAL_GC_GENERATIONAL=2 is rejected");
     like_str(corral_last_error(), "CORRAL_GC_GENERATIONAL", "the message names the variable");
 }

@@ -97,7 +97,7 @@ static void churn(size_t bytes, size_t *peak)
 static void small_maximum(void *arg)
 {
     (void)arg;
-    test_setenv_list("CORRAL_HEAP_MAX=8M CORRAL_GC_THREADS=1");
+    run_setenv_list("CORRAL_HEAP_MAX=8M CORRAL_GC_THREADS=1");
     int status = corral_init(NULL);
     is_int(status, 0, "corral_init with CORRAL_HEAP_MAX=8M alone (%s)",
            status ? corral_last_error() : "ok");

@@ -16,56 +16,29 @@
 
 #include "c_trees.h"
 #include "corral_test.h"
+#include "run_program.h"
 
-enum { OUTPUT_LIMIT = 1 << 16 };
+typedef struct scenario {
+    void (*run)(void);
+    const char *settings;
+} scenario;
 
-typedef struct scenario_result {
-    int status;    /* waitpid status */
-    int timed_out;
-    char output[OUTPUT_LIMIT]; /* stdout and stderr together */
-} scenario_result;
+static void scenario_child(void *context)
+{
+    const scenario *what = context;
+    run_setenv_list(what->settings);
+    what->run();
+}
 
-/* Runs scenario() in a child with settings in its environment. */
-static void run_scenario(scenario_result *result, void (*scenario)(void), const char *settings,
+typedef run_result scenario_result;
+
+/* Runs run() in a child with settings in its environment. */
+static void run_scenario(scenario_result *result, void (*run)(void), const char *settings,
                          double timeout)
 {
-    memset(result, 0, sizeof *result);
-    int fds[2];
-    if (pipe(fds) != 0)
-        bail_out("pipe: %s", strerror(errno));
-    fflush(stdout);
-    pid_t child = fork();
-    if (child < 0)
-        bail_out("fork: %s", strerror(errno));
-    if (child == 0) {
-        dup2(fds[1], 1);
-        dup2(fds[1], 2);
-        close(fds[0]);
-        close(fds[1]);
-        test_setenv_list(settings);
-        scenario();
-        fflush(stdout);
-        _exit(0);
-    }
-    close(fds[1]);
-    size_t used = 0;
-    double start = tap_now();
-    for (;;) {
-        struct pollfd pfd = {fds[0], POLLIN, 0};
-        if (poll(&pfd, 1, 50) > 0) {
-            ssize_t got = read(fds[0], result->output + used, OUTPUT_LIMIT - 1 - used);
-            if (got <= 0)
-                break;
-            used += (size_t)got;
-        }
-        if (tap_now() - start > timeout * tap_timeout_scale()) {
-            result->timed_out = 1;
-            kill(child, SIGKILL);
-            break;
-        }
-    }
-    close(fds[0]);
-    waitpid(child, &result->status, 0);
+    scenario what = {run, settings};
+    free(result->output);
+    *result = run_child(scenario_child, &what, timeout);
 }
 
 static void allocate_trees(void)
