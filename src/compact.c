@@ -62,24 +62,28 @@ typedef struct region_loop {
     gc_parallel_range range;
 } region_loop;
 
+/* A region's plan fields as a cycle starts them. */
+static void reset_region_plan(heap_region *region, uint32_t live_granules, bool moves)
+{
+    region->live_granules = live_granules;
+    region->moves = moves;
+    region->has_pinned = 0;
+    region->is_destination = 0;
+    region->first_source = UINT32_MAX;
+    region->last_source = 0;
+    atomic_store_explicit(&region->pending_readers, 0, memory_order_relaxed);
+    atomic_store_explicit(&region->ready_after_ns, 0, memory_order_relaxed);
+    atomic_store_explicit(&region->chain_length, 0, memory_order_relaxed);
+}
+
 static void reset_region(unsigned worker, size_t first, size_t end, void *context)
 {
     (void)worker;
     (void)context;
-    for (size_t r = first; r < end; r++) {
-        heap_region *region = &corral_heap.regions[r];
-        /* Granules of objects starting here: right for the density test;
-         * exact per-region counts for moving regions come from live bits. */
-        region->live_granules = mark_region_live_granules(r);
-        region->moves = 1;
-        region->has_pinned = 0;
-        region->is_destination = 0;
-        region->first_source = UINT32_MAX;
-        region->last_source = 0;
-        atomic_store_explicit(&region->pending_readers, 0, memory_order_relaxed);
-        atomic_store_explicit(&region->ready_after_ns, 0, memory_order_relaxed);
-        atomic_store_explicit(&region->chain_length, 0, memory_order_relaxed);
-    }
+    /* Granules of objects starting here: right for the density test; exact
+     * per-region counts for moving regions come from live bits. */
+    for (size_t r = first; r < end; r++)
+        reset_region_plan(&corral_heap.regions[r], mark_region_live_granules(r), true);
 }
 
 /* Builds the live bits of region r from its start bits and object sizes.
@@ -376,20 +380,6 @@ static void assign_destinations(void)
     add_free_range(cursor, corral_heap.end, true);
 }
 
-static void reset_fresh_region(size_t r)
-{
-    heap_region *region = &corral_heap.regions[r];
-    region->live_granules = 0;
-    region->moves = 0;
-    region->has_pinned = 0;
-    region->is_destination = 0;
-    region->first_source = UINT32_MAX;
-    region->last_source = 0;
-    atomic_store_explicit(&region->pending_readers, 0, memory_order_relaxed);
-    atomic_store_explicit(&region->ready_after_ns, 0, memory_order_relaxed);
-    atomic_store_explicit(&region->chain_length, 0, memory_order_relaxed);
-}
-
 /* A region live data may be evacuated into under quarantine: never used
  * (above the old top) or released at the start of this cycle. */
 static bool region_is_fresh(size_t r)
@@ -427,7 +417,7 @@ static bool assign_destinations_quarantined(void)
         return false;
     size_t dest_end = first + needed;
     for (size_t r = used_regions; r < dest_end; r++)
-        reset_fresh_region(r);
+        reset_region_plan(&corral_heap.regions[r], 0, false);
     if (dest_end > used_regions)
         used_regions = dest_end;
     char *cursor = heap_region_start(first);

@@ -153,6 +153,17 @@ void heap_set_live_range(size_t first, size_t count);
 /* The new address of a heap object (or the pointer itself when it does not
  * move: outside the heap, null, or in a region that stays). Valid from the
  * forwarding phase until the bitmaps are cleared. */
+/* Compressor's rule: a live granule's new index is its bitmap word's block
+ * destination plus the live granules before it in that word. live_word and
+ * block_dest are that word's entries (the heap's, or a saved copy); bit is
+ * the granule's position in the word. */
+static inline size_t heap_forwarded_granule(uint64_t live_word, uint32_t block_dest,
+                                            unsigned bit)
+{
+    uint64_t below = live_word & ((UINT64_C(1) << bit) - 1);
+    return (size_t)block_dest + (size_t)__builtin_popcountll(below);
+}
+
 static inline void *heap_forward(void *pointer)
 {
     if (!heap_contains(pointer))
@@ -160,10 +171,9 @@ static inline void *heap_forward(void *pointer)
     if (!corral_heap.region_moves[heap_region_index(pointer)])
         return pointer;
     size_t granule = heap_granule_index(pointer);
-    uint64_t word = corral_heap.live_bits[granule >> 6];
-    uint64_t below = word & ((UINT64_C(1) << (granule & 63)) - 1);
-    return heap_granule_address((size_t)corral_heap.block_dest[granule >> 6] +
-                                (size_t)__builtin_popcountll(below));
+    return heap_granule_address(heap_forwarded_granule(corral_heap.live_bits[granule >> 6],
+                                                       corral_heap.block_dest[granule >> 6],
+                                                       (unsigned)(granule & 63)));
 }
 
 /* Hands out a zeroed chunk of between min_bytes and want_bytes (multiples of

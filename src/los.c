@@ -53,6 +53,15 @@ void los_unlock_from_stw(void)
     pthread_mutex_unlock(&los_lock);
 }
 
+/* Copies the list into objects (room for los_count); under los_lock. */
+static size_t list_into(los_object **objects)
+{
+    size_t n = 0;
+    for (los_object *o = los_list; o; o = o->next)
+        objects[n++] = o;
+    return n;
+}
+
 los_object **los_snapshot_from_stw(size_t *count)
 {
     if (los_count > snapshot_capacity) {
@@ -61,10 +70,7 @@ los_object **los_snapshot_from_stw(size_t *count)
         if (!snapshot)
             CORRAL_FATAL("out of memory for a snapshot of %zu large objects", los_count);
     }
-    size_t n = 0;
-    for (los_object *o = los_list; o; o = o->next)
-        snapshot[n++] = o;
-    *count = n;
+    *count = list_into(snapshot);
     return snapshot;
 }
 
@@ -74,11 +80,8 @@ los_object **los_snapshot(size_t *count)
     los_object **objects = malloc((los_count ? los_count : 1) * sizeof *objects);
     if (!objects)
         CORRAL_FATAL("out of memory for a list of %zu large objects", los_count);
-    size_t n = 0;
-    for (los_object *o = los_list; o; o = o->next)
-        objects[n++] = o;
+    *count = list_into(objects);
     pthread_mutex_unlock(&los_lock);
-    *count = n;
     return objects;
 }
 

@@ -100,8 +100,8 @@ static uintptr_t forwarded_address(const quarantine_record *record, size_t regio
     uint64_t word = record->live_bits[granule >> 6];
     if (!record->moved || !((word >> (granule & 63)) & 1))
         return 0;
-    uint64_t below = word & ((UINT64_C(1) << (granule & 63)) - 1);
-    size_t destination = (size_t)record->block_dest[granule >> 6] + (size_t)__builtin_popcountll(below);
+    size_t destination = heap_forwarded_granule(word, record->block_dest[granule >> 6],
+                                                (unsigned)(granule & 63));
     return (uintptr_t)heap_granule_address(destination) + (address & (CORRAL_GRANULE - 1));
 }
 

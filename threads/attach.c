@@ -38,24 +38,6 @@ static uint32_t thread_state(const corral_thread *self)
     return atomic_load_explicit(&self->state, memory_order_relaxed);
 }
 
-static void free_handle_blocks(corral_thread *self)
-{
-    handle_block *block = self->handles;
-    if (!block)
-        return;
-    while (block->newer)
-        block = block->newer;
-    while (block) {
-        handle_block *older = block->older;
-        free(block);
-        block = older;
-    }
-    self->handles = NULL;
-    free(self->call_pins);
-    self->call_pins = NULL;
-    self->call_pin_count = self->call_pin_capacity = 0;
-}
-
 /* A thread that exits attached would stay MANAGED in the registry and hold
  * up every later collection: this key's destructor detaches it at its exit.
  * Written once (pthread_once); the value is the thread's own record. */
@@ -134,7 +116,7 @@ CORRAL_RUNTIME_ENTRY void corral_thread_detach(void)
      * must not point at our thread-local storage any more. */
     corral_thread_tlab = (corral_tlab){0};
     self->tlab = NULL;
-    free_handle_blocks(self);
+    thread_free_handles_and_pins(self);
     self->segment = NULL;
     self->anchor = (frame_anchor){0};
     self->in_managed_code = false;

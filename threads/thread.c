@@ -84,8 +84,10 @@ void threads_registry_unlock_after_fork(void)
     pthread_mutex_unlock(&registry_lock);
 }
 
-static void free_handle_chain(handle_block *block)
+void thread_free_handles_and_pins(corral_thread *thread)
 {
+    handle_block *block = thread->handles;
+    /* Blocks kept for reuse lie newer than the current one: free from the newest. */
     while (block && block->newer)
         block = block->newer;
     while (block) {
@@ -93,6 +95,10 @@ static void free_handle_chain(handle_block *block)
         free(block);
         block = older;
     }
+    thread->handles = NULL;
+    free(thread->call_pins);
+    thread->call_pins = NULL;
+    thread->call_pin_count = thread->call_pin_capacity = 0;
 }
 
 void threads_forget_others_in_child(corral_thread *survivor)
@@ -104,7 +110,7 @@ void threads_forget_others_in_child(corral_thread *survivor)
         /* Their threads do not exist here: no reader can hold the record. */
         cds_list_del(&thread->link);
         atomic_fetch_sub_explicit(&registered_count, 1, memory_order_relaxed);
-        free_handle_chain(thread->handles);
+        thread_free_handles_and_pins(thread);
         free_thread_record(&thread->rcu);
     }
 }

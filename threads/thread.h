@@ -177,9 +177,12 @@ size_t threads_count_estimate(void);
  * registry lock; returns how many. The caller holds rcu_read_lock until it is
  * done with the records. */
 size_t threads_snapshot(corral_thread ***array, size_t *capacity);
+/* Frees what a thread record owns besides itself: its handle blocks and its
+ * call-pin stack (at detach; in a fork child, for the threads left behind). */
+void thread_free_handles_and_pins(corral_thread *thread);
 /* fork.c: the registry lock is held across fork(); in the child, under it,
  * every record but survivor's (NULL: all) is removed and freed with its
- * handles: those threads do not exist there. */
+ * handles and call pins: those threads do not exist there. */
 void threads_registry_lock_for_fork(void);
 void threads_registry_unlock_after_fork(void);
 void threads_forget_others_in_child(corral_thread *survivor);
