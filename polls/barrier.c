@@ -21,6 +21,7 @@
  * come between a store and its barrier, and the slow path is gc-leaf, so the
  * store and the card mark are one step for the collector.
  */
+#include "cfg.h"
 #include "pass.h"
 
 #include "corral/abi.h"
@@ -62,17 +63,6 @@ static LLVMValueRef table_declaration(barrier_state *state)
     return table;
 }
 
-static LLVMValueRef leaf_declaration(barrier_state *state, const char *name, LLVMTypeRef type)
-{
-    LLVMValueRef function = LLVMGetNamedFunction(state->pass->module, name);
-    if (!function) {
-        function = LLVMAddFunction(state->pass->module, name, type);
-        add_function_string_attribute(function, "gc-leaf-function", "");
-    }
-    function_add_flags(state->pass, function, FUNCTION_LEAF);
-    return function;
-}
-
 /* ---- what a store writes, and where */
 
 static int is_safepoint(const polls_pass *pass, LLVMValueRef inst)
@@ -82,51 +72,11 @@ static int is_safepoint(const polls_pass *pass, LLVMValueRef inst)
     return call_is_statepoint(pass, inst) || classify_call(pass, inst) == CALL_POLL;
 }
 
-static LLVMValueRef strip_address(LLVMValueRef pointer)
-{
-    for (;;) {
-        if (LLVMIsAGetElementPtrInst(pointer) || LLVMIsABitCastInst(pointer))
-            pointer = LLVMGetOperand(pointer, 0);
-        else if (LLVMIsAConstantExpr(pointer) &&
-                 (LLVMGetConstOpcode(pointer) == LLVMGetElementPtr ||
-                  LLVMGetConstOpcode(pointer) == LLVMBitCast))
-            pointer = LLVMGetOperand(pointer, 0);
-        else
-            return pointer;
-    }
-}
-
-/* The object a field address lies in, when the IR names it: what the
- * address is computed from, unless that is a merge (phi, select) of
- * addresses that are not all object starts themselves. */
-static LLVMValueRef object_of_depth(LLVMValueRef field, int depth)
-{
-    LLVMValueRef base = strip_address(field);
-    if (!type_is_gc_pointer(LLVMTypeOf(base)) || depth > 4)
-        return NULL;
-    if (LLVMIsAPHINode(base) || LLVMIsASelectInst(base)) {
-        unsigned count = LLVMIsAPHINode(base) ? LLVMCountIncoming(base) : 2;
-        for (unsigned i = 0; i < count; i++) {
-            LLVMValueRef in = LLVMIsAPHINode(base) ? LLVMGetIncomingValue(base, i)
-                                                   : LLVMGetOperand(base, i + 1);
-            if (in != base && object_of_depth(in, depth + 1) != in)
-                return NULL;
-        }
-    }
-    return base;
-}
-
-static LLVMValueRef object_of(LLVMValueRef field)
-{
-    return object_of_depth(field, 0);
-}
-
 /* A raw (address space 0) address made from a reference: an addrspacecast
  * of one, possibly offset. Stores through it write into the heap. */
 static int raw_address_into_heap(LLVMValueRef pointer)
 {
-    LLVMValueRef base = strip_address(pointer);
-    return LLVMIsAAddrSpaceCastInst(base) && type_is_gc_pointer(LLVMTypeOf(LLVMGetOperand(base, 0)));
+    return is_raw_cast(strip_address(pointer));
 }
 
 /* A constant that cannot be a heap object: null (also all-null vectors and
@@ -152,28 +102,17 @@ static int range_has_no_safepoint(const polls_pass *pass, LLVMBasicBlockRef bloc
     return 1;
 }
 
-static LLVMBasicBlockRef unique_predecessor(LLVMBasicBlockRef block)
+static LLVMBasicBlockRef unique_predecessor(const cfg *graph, LLVMBasicBlockRef block)
 {
-    LLVMValueRef function = LLVMGetBasicBlockParent(block);
-    LLVMBasicBlockRef found = NULL;
-    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(function); b; b = LLVMGetNextBasicBlock(b)) {
-        LLVMValueRef terminator = LLVMGetBasicBlockTerminator(b);
-        unsigned count = terminator ? LLVMGetNumSuccessors(terminator) : 0;
-        for (unsigned i = 0; i < count; i++) {
-            if (LLVMGetSuccessor(terminator, i) != block)
-                continue;
-            if (found && found != b)
-                return NULL;
-            found = b;
-        }
-    }
-    return found;
+    const index_list *predecessors = &graph->predecessors[cfg_block_index(graph, block)];
+    return predecessors->count == 1 ? graph->blocks[predecessors->items[0]] : NULL;
 }
 
 /* Every path from definition to `at` (in at_block; NULL: its end) is free
  * of safepoints, following unique predecessors back from at_block. */
-static int no_safepoint_between(const polls_pass *pass, LLVMValueRef definition,
-                                LLVMBasicBlockRef at_block, LLVMValueRef at)
+static int no_safepoint_between(const polls_pass *pass, const cfg *graph,
+                                LLVMValueRef definition, LLVMBasicBlockRef at_block,
+                                LLVMValueRef at)
 {
     LLVMBasicBlockRef def_block = LLVMGetInstructionParent(definition);
     LLVMValueRef to = at;
@@ -191,7 +130,7 @@ static int no_safepoint_between(const polls_pass *pass, LLVMValueRef definition,
         }
         if (!range_has_no_safepoint(pass, at_block, NULL, to))
             return 0;
-        at_block = unique_predecessor(at_block);
+        at_block = unique_predecessor(graph, at_block);
         if (!at_block)
             return 0;
         to = NULL;
@@ -231,21 +170,21 @@ static int is_allocation_call(LLVMValueRef value)
 
 /* object is an allocation with no safepoint between it and `at` (in
  * at_block; NULL: the block's end). Phis recurse into their incoming blocks. */
-static int fresh_at(const polls_pass *pass, LLVMValueRef object, LLVMBasicBlockRef at_block,
-                    LLVMValueRef at, int depth)
+static int fresh_at(const polls_pass *pass, const cfg *graph, LLVMValueRef object,
+                    LLVMBasicBlockRef at_block, LLVMValueRef at, int depth)
 {
     if (!LLVMIsAInstruction(object) || depth > 4)
         return 0;
     if (LLVMIsAPHINode(object)) {
         unsigned count = LLVMCountIncoming(object);
         for (unsigned i = 0; i < count; i++)
-            if (!fresh_at(pass, LLVMGetIncomingValue(object, i), LLVMGetIncomingBlock(object, i),
-                          NULL, depth + 1))
+            if (!fresh_at(pass, graph, LLVMGetIncomingValue(object, i),
+                          LLVMGetIncomingBlock(object, i), NULL, depth + 1))
                 return 0;
     } else if (!is_allocation_call(object) && !is_tlab_bump(object)) {
         return 0;
     }
-    return no_safepoint_between(pass, object, at_block, at);
+    return no_safepoint_between(pass, graph, object, at_block, at);
 }
 
 /* ---- emitting the barrier */
@@ -328,7 +267,7 @@ static LLVMBasicBlockRef emit_card_barrier(barrier_state *state, LLVMValueRef af
     LLVMValueRef field = after, value;
     if (!after_is_field)
         classify_store(after, &field, &value);
-    LLVMValueRef object = object_of(field);
+    LLVMValueRef object = object_of_address(field);
     LLVMBasicBlockRef card = new_block_after(state, block, "corral.barrier.card");
     LLVMBasicBlockRef outside = new_block_after(state, card, "corral.barrier.outside");
     LLVMBasicBlockRef slow = new_block_after(state, outside, "corral.barrier.slow");
@@ -385,7 +324,7 @@ static void emit_range_barrier(barrier_state *state, LLVMValueRef call)
     LLVMPositionBuilderBefore(builder, next);
     LLVMSetCurrentDebugLocation2(builder, LLVMInstructionGetDebugLoc(call));
     LLVMValueRef destination = LLVMGetOperand(call, 0);
-    LLVMValueRef object = object_of(destination);
+    LLVMValueRef object = object_of_address(destination);
     LLVMValueRef length = LLVMGetOperand(call, 2);
     if (LLVMTypeOf(length) != state->i64)
         length = LLVMBuildZExt(builder, length, state->i64, "");
@@ -491,6 +430,8 @@ void insert_write_barriers(polls_pass *pass, LLVMValueRef function,
     };
     /* First find the stores (emitting splits blocks), then emit. */
     value_list stores = {0};
+    cfg graph;
+    cfg_build(&graph, function);
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
@@ -505,19 +446,21 @@ void insert_write_barriers(polls_pass *pass, LLVMValueRef function,
             }
             /* A phi of allocations is an object start too (fresh_at checks). */
             LLVMValueRef base = strip_address(field);
-            if (type_is_gc_pointer(LLVMTypeOf(base)) && fresh_at(pass, base, block, inst, 0)) {
+            if (type_is_gc_pointer(LLVMTypeOf(base)) &&
+                fresh_at(pass, &graph, base, block, inst, 0)) {
                 report->barriers_elided++;
                 continue;
             }
             VEC_PUSH(stores, inst);
         }
+    cfg_free(&graph);
     for (size_t i = 0; i < stores.count; i++) {
         LLVMValueRef inst = stores.items[i], field, value;
         if (classify_store(inst, &field, &value) == STORE_RANGE) {
             if (!state.range) {
                 LLVMTypeRef parameters[3] = {state.ref, state.ref, state.i64};
-                state.range = leaf_declaration(
-                    &state, CORRAL_ABI_BARRIER_RANGE,
+                state.range = declare_leaf_function(
+                    pass, CORRAL_ABI_BARRIER_RANGE,
                     LLVMFunctionType(LLVMVoidTypeInContext(context), parameters, 3, 0));
             }
             emit_range_barrier(&state, inst);
@@ -525,8 +468,8 @@ void insert_write_barriers(polls_pass *pass, LLVMValueRef function,
             if (!state.table) {
                 LLVMTypeRef parameters[2] = {state.ref, state.ref};
                 state.table = table_declaration(&state);
-                state.outside_heap = leaf_declaration(
-                    &state, CORRAL_ABI_BARRIER_OUTSIDE_HEAP,
+                state.outside_heap = declare_leaf_function(
+                    pass, CORRAL_ABI_BARRIER_OUTSIDE_HEAP,
                     LLVMFunctionType(LLVMVoidTypeInContext(context), parameters, 2, 0));
             }
             barrier_for_store(&state, inst);

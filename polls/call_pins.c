@@ -29,23 +29,11 @@
 
 #include <stdlib.h>
 
-/* The runtime entry point name(ref) -> void, declared gc-leaf. */
-static LLVMValueRef pin_function(polls_pass *pass, const char *name)
-{
-    LLVMValueRef function = LLVMGetNamedFunction(pass->module, name);
-    if (function)
-        return function;
-    LLVMTypeRef reference = LLVMPointerTypeInContext(pass->context, GC_ADDRESS_SPACE);
-    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(pass->context), &reference, 1, 0);
-    function = LLVMAddFunction(pass->module, name, type);
-    add_function_string_attribute(function, "gc-leaf-function", "");
-    function_add_flags(pass, function, FUNCTION_LEAF);
-    return function;
-}
-
 static void call_pin_function(polls_pass *pass, const char *name, LLVMValueRef reference)
 {
-    LLVMValueRef function = pin_function(pass, name);
+    LLVMTypeRef reference_type = LLVMPointerTypeInContext(pass->context, GC_ADDRESS_SPACE);
+    LLVMValueRef function = declare_leaf_function(
+        pass, name, LLVMFunctionType(LLVMVoidTypeInContext(pass->context), &reference_type, 1, 0));
     LLVMValueRef call = LLVMBuildCall2(pass->builder, LLVMGlobalGetValueType(function), function,
                                        &reference, 1, "");
     add_call_string_attribute(call, "gc-leaf-function", "");

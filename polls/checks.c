@@ -141,10 +141,7 @@ static int is_returns_twice_name(const char *name)
                                         "vfork", "getcontext"};
     for (int i = 0; i < 2 && *name == '_'; i++)
         name++;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0)
-            return 1;
-    return 0;
+    return string_in(name, names, sizeof names / sizeof names[0]);
 }
 
 static int call_returns_twice(LLVMValueRef call)

@@ -41,14 +41,6 @@ static const char *const default_leaf_functions[] = {
 
 static const char *const runtime_safepoint_functions[] = {CORRAL_ABI_SAFEPOINT_FUNCTIONS};
 
-static int name_in(const char *name, const char *const *names, size_t count)
-{
-    for (size_t i = 0; i < count; i++)
-        if (strcmp(name, names[i]) == 0)
-            return 1;
-    return 0;
-}
-
 static unsigned annotation_flag(const char *text, size_t length)
 {
     static const struct {
@@ -121,22 +113,22 @@ static unsigned explicit_call_flags(const polls_pass *pass, LLVMValueRef functio
     unsigned flags = annotated & (FUNCTION_LEAF | FUNCTION_UNMANAGED | FUNCTION_SAFEPOINT);
     if (flags)
         return flags;
-    if (name_in(name, options->leaf_functions, options->leaf_function_count))
+    if (string_in(name, options->leaf_functions, options->leaf_function_count))
         flags |= FUNCTION_LEAF;
-    if (name_in(name, options->unmanaged_functions, options->unmanaged_function_count))
+    if (string_in(name, options->unmanaged_functions, options->unmanaged_function_count))
         flags |= FUNCTION_UNMANAGED;
-    if (name_in(name, options->managed_functions, options->managed_function_count))
+    if (string_in(name, options->managed_functions, options->managed_function_count))
         flags |= FUNCTION_EXTERNAL_MANAGED;
     return flags;
 }
 
 static unsigned default_declaration_flags(const polls_pass *pass, const char *name)
 {
-    if (name_in(name, runtime_safepoint_functions,
+    if (string_in(name, runtime_safepoint_functions,
                 sizeof runtime_safepoint_functions / sizeof runtime_safepoint_functions[0]))
         return FUNCTION_SAFEPOINT;
     if (!pass->options.no_default_leaf_functions &&
-        name_in(name, default_leaf_functions,
+        string_in(name, default_leaf_functions,
                 sizeof default_leaf_functions / sizeof default_leaf_functions[0]))
         return FUNCTION_LEAF;
     return pass->options.externals_are_managed ? FUNCTION_EXTERNAL_MANAGED : FUNCTION_UNMANAGED;

@@ -702,14 +702,6 @@ static int is_optimization_flag(const char *arg)
     return 0;
 }
 
-static int is_one_of(const char *arg, const char *const *list, size_t count)
-{
-    for (size_t i = 0; i < count; i++)
-        if (strcmp(arg, list[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* Front-end flags real builds pass that leave managed code sound: managed
  * code is always PIC and keeps frame pointers, so those flags only agree. */
 static int is_clang_flag(const char *arg)
@@ -719,7 +711,7 @@ static int is_clang_flag(const char *arg)
         "-fno-omit-frame-pointer", "-fPIC", "-fpic", "-fPIE", "-fpie",
     };
     return starts_with(arg, "-std=") || (starts_with(arg, "-W") && !starts_with(arg, "-Wl,")) ||
-           is_one_of(arg, flags, sizeof flags / sizeof flags[0]);
+           string_in(arg, flags, sizeof flags / sizeof flags[0]);
 }
 
 static int is_debug_flag(const char *arg)
@@ -728,7 +720,7 @@ static int is_debug_flag(const char *arg)
         "-g", "-g0", "-g1", "-g2", "-g3", "-ggdb", "-ggdb0", "-ggdb1", "-ggdb2", "-ggdb3",
         "-gline-tables-only",
     };
-    return is_one_of(arg, flags, sizeof flags / sizeof flags[0]);
+    return string_in(arg, flags, sizeof flags / sizeof flags[0]);
 }
 
 /* -MD -MMD -MP, and -MF -MT -MQ with their argument: returns argv entries

@@ -206,3 +206,60 @@ LLVMValueRef branch_weights(polls_pass *pass, unsigned taken, unsigned not_taken
     };
     return LLVMMetadataAsValue(pass->context, LLVMMDNodeInContext2(pass->context, operands, 3));
 }
+
+int is_raw_cast(LLVMValueRef value)
+{
+    return LLVMIsAAddrSpaceCastInst(value) &&
+           type_is_gc_pointer(LLVMTypeOf(LLVMGetOperand(value, 0))) &&
+           !type_contains_gc_pointer(LLVMTypeOf(value));
+}
+
+LLVMValueRef strip_address(LLVMValueRef pointer)
+{
+    for (;;) {
+        if (LLVMIsAGetElementPtrInst(pointer) || LLVMIsABitCastInst(pointer))
+            pointer = LLVMGetOperand(pointer, 0);
+        else if (LLVMIsAConstantExpr(pointer) &&
+                 (LLVMGetConstOpcode(pointer) == LLVMGetElementPtr ||
+                  LLVMGetConstOpcode(pointer) == LLVMBitCast))
+            pointer = LLVMGetOperand(pointer, 0);
+        else
+            return pointer;
+    }
+}
+
+/* Phis and selects nested deeper than this name no object. */
+#define OBJECT_SEARCH_DEPTH 8
+
+static LLVMValueRef object_of_address_at(LLVMValueRef address, int depth)
+{
+    LLVMValueRef base = strip_address(address);
+    if (!type_is_gc_pointer(LLVMTypeOf(base)) || depth > OBJECT_SEARCH_DEPTH)
+        return NULL;
+    if (LLVMIsAPHINode(base) || LLVMIsASelectInst(base)) {
+        unsigned count = LLVMIsAPHINode(base) ? LLVMCountIncoming(base) : 2;
+        for (unsigned i = 0; i < count; i++) {
+            LLVMValueRef in = LLVMIsAPHINode(base) ? LLVMGetIncomingValue(base, i)
+                                                   : LLVMGetOperand(base, i + 1);
+            if (in != base && object_of_address_at(in, depth + 1) != in)
+                return NULL;
+        }
+    }
+    return base;
+}
+
+LLVMValueRef object_of_address(LLVMValueRef address)
+{
+    return object_of_address_at(address, 0);
+}
+
+LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeRef type)
+{
+    LLVMValueRef function = LLVMGetNamedFunction(pass->module, name);
+    if (!function) {
+        function = LLVMAddFunction(pass->module, name, type);
+        add_function_string_attribute(function, "gc-leaf-function", "");
+    }
+    function_add_flags(pass, function, FUNCTION_LEAF);
+    return function;
+}

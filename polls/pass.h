@@ -48,19 +48,14 @@ typedef enum call_kind {
 
 typedef VEC(LLVMValueRef) value_list;
 
-/* A varargs callee's wrapper is specific to the argument types of the call. */
-typedef struct varargs_wrapper {
+/* A wrapper specific to more than its callee: a varargs callee's to the
+ * concrete function type of the call (key: an LLVMTypeRef), an invoke
+ * site's to its caller's personality function (key: an LLVMValueRef). */
+typedef struct keyed_wrapper {
     LLVMValueRef callee;
-    LLVMTypeRef call_type; /* the concrete, non-varargs function type */
+    const void *key;
     LLVMValueRef wrapper;
-} varargs_wrapper;
-
-/* An invoke site's wrapper unwinds through its caller's personality. */
-typedef struct invoke_wrapper {
-    LLVMValueRef callee;
-    LLVMValueRef personality;
-    LLVMValueRef wrapper;
-} invoke_wrapper;
+} keyed_wrapper;
 
 typedef struct polls_pass {
     LLVMModuleRef module;
@@ -76,8 +71,7 @@ typedef struct polls_pass {
     value_list managed_functions; /* definitions, in module order */
     ptrmap function_flags;        /* LLVMValueRef function -> enum function_flags */
     ptrmap wrappers;              /* callee -> wrapper, for non-varargs callees */
-    VEC(varargs_wrapper) varargs_wrappers;
-    VEC(invoke_wrapper) invoke_wrappers;
+    VEC(keyed_wrapper) keyed_wrappers;
     unsigned wrappers_created;
 
     LLVMValueRef poll_function; /* gc.safepoint_poll */
@@ -112,6 +106,16 @@ void add_function_string_attribute(LLVMValueRef function, const char *kind, cons
 void add_call_string_attribute(LLVMValueRef call, const char *kind, const char *value);
 void remove_function_enum_attribute(LLVMValueRef function, const char *kind);
 int call_has_string_attribute(LLVMValueRef call, const char *kind);
+/* An addrspacecast of a reference to a raw (non-GC) pointer. */
+int is_raw_cast(LLVMValueRef value);
+/* The pointer an address is computed from, through GEPs and bitcasts. */
+LLVMValueRef strip_address(LLVMValueRef pointer);
+/* The object an address (a reference, or one offset from it) lies in, when
+ * the IR names it: what it is computed from, unless that is a phi or select
+ * of addresses that are not all object starts themselves (then NULL). */
+LLVMValueRef object_of_address(LLVMValueRef address);
+/* The runtime function name (declared with type if absent), gc-leaf. */
+LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeRef type);
 /* Non-debug instructions, the unit of the poll distance. */
 int is_counted_instruction(LLVMValueRef instruction);
 /* First instruction after the phis (and, in the entry block, the allocas). */

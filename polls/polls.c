@@ -343,8 +343,7 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
     ptrmap_free(&pass.function_flags);
     ptrmap_free(&pass.wrappers);
     free(pass.managed_functions.items);
-    free(pass.varargs_wrappers.items);
-    free(pass.invoke_wrappers.items);
+    free(pass.keyed_wrappers.items);
     int status = pass.error_count ? -1 : 0;
     if (result)
         *result = made;

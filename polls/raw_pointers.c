@@ -26,14 +26,6 @@
 
 #include <stdlib.h>
 
-/* Where an address leaves address space 1. */
-static int is_raw_cast(LLVMValueRef value)
-{
-    return LLVMIsAAddrSpaceCastInst(value) &&
-           type_is_gc_pointer(LLVMTypeOf(LLVMGetOperand(value, 0))) &&
-           !type_contains_gc_pointer(LLVMTypeOf(value));
-}
-
 /* A null or undefined pointer operand fits either address space. */
 static int is_null_like(LLVMValueRef value)
 {
@@ -246,26 +238,6 @@ static void rebuild_in_reference_space(rebuild *r)
 
 /* ---- pins for calls that receive a raw pointer */
 
-/* The object a derived reference points into, or NULL when a phi or select
- * mixes offsets and no single value names it. */
-static LLVMValueRef object_of(LLVMValueRef derived, int depth)
-{
-    while (LLVMIsAGetElementPtrInst(derived))
-        derived = LLVMGetOperand(derived, 0);
-    if (depth > 8)
-        return NULL;
-    if (LLVMIsAPHINode(derived) || LLVMIsASelectInst(derived)) {
-        unsigned first = LLVMIsASelectInst(derived) ? 1 : 0;
-        unsigned count = LLVMIsAPHINode(derived) ? LLVMCountIncoming(derived) : 3;
-        for (unsigned i = first; i < count; i++) {
-            LLVMValueRef operand = LLVMGetOperand(derived, i);
-            if (!is_null_like(operand) && object_of(operand, depth + 1) != operand)
-                return NULL;
-        }
-    }
-    return derived;
-}
-
 static void pin_raw_arguments(polls_pass *pass, LLVMValueRef function, LLVMValueRef call)
 {
     value_list objects = {0};
@@ -274,7 +246,7 @@ static void pin_raw_arguments(polls_pass *pass, LLVMValueRef function, LLVMValue
         LLVMValueRef argument = LLVMGetOperand(call, i);
         if (!is_raw_cast(argument))
             continue;
-        LLVMValueRef object = object_of(LLVMGetOperand(argument, 0), 0);
+        LLVMValueRef object = object_of_address(LLVMGetOperand(argument, 0));
         if (!object) {
             LLVMValueRef callee = called_function(call);
             pass_error(pass, function, call,

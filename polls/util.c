@@ -92,3 +92,11 @@ void string_list_free(string_list *list)
     list->items = NULL;
     list->count = list->capacity = 0;
 }
+
+int string_in(const char *text, const char *const *list, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(text, list[i]) == 0)
+            return 1;
+    return 0;
+}

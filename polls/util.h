@@ -31,6 +31,9 @@ __attribute__((noreturn, format(printf, 1, 2))) void polls_fatal(const char *for
         (v).items[(v).count++] = (x);                                                      \
     } while (0)
 
+/* True when text equals one of the count strings of list. */
+int string_in(const char *text, const char *const *list, size_t count);
+
 /* A list of owned strings; add_csv appends each non-empty item of "a,b,c". */
 typedef VEC(char *) string_list;
 void string_list_add_csv(string_list *list, const char *csv);

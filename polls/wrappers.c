@@ -24,16 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static LLVMValueRef runtime_function(polls_pass *pass, const char *name, LLVMTypeRef type)
-{
-    LLVMValueRef function = LLVMGetNamedFunction(pass->module, name);
-    if (!function) {
-        function = LLVMAddFunction(pass->module, name, type);
-        function_add_flags(pass, function, FUNCTION_LEAF);
-    }
-    return function;
-}
-
 static LLVMValueRef intrinsic(polls_pass *pass, const char *name, LLVMTypeRef overload)
 {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
@@ -118,8 +108,8 @@ static void build_wrapper_body(polls_pass *pass, LLVMValueRef wrapper, LLVMValue
     LLVMTypeRef to_unmanaged_params[2] = {ptr, ptr};
     LLVMTypeRef to_unmanaged_type = LLVMFunctionType(void_type, to_unmanaged_params, 2, 0);
     LLVMTypeRef to_managed_type = LLVMFunctionType(void_type, NULL, 0, 0);
-    LLVMValueRef to_unmanaged = runtime_function(pass, CORRAL_ABI_TO_UNMANAGED, to_unmanaged_type);
-    LLVMValueRef to_managed = runtime_function(pass, CORRAL_ABI_TO_MANAGED, to_managed_type);
+    LLVMValueRef to_unmanaged = declare_leaf_function(pass, CORRAL_ABI_TO_UNMANAGED, to_unmanaged_type);
+    LLVMValueRef to_managed = declare_leaf_function(pass, CORRAL_ABI_TO_MANAGED, to_managed_type);
 
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(context, wrapper, "entry");
     LLVMPositionBuilderAtEnd(pass->builder, entry);
@@ -186,20 +176,36 @@ static LLVMValueRef wrapper_for_callee(polls_pass *pass, LLVMValueRef callee)
     return wrapper;
 }
 
+/* The wrapper made for callee and key, or NULL. */
+static LLVMValueRef keyed_wrapper_find(const polls_pass *pass, LLVMValueRef callee,
+                                       const void *key)
+{
+    for (size_t i = 0; i < pass->keyed_wrappers.count; i++) {
+        const keyed_wrapper *known = &pass->keyed_wrappers.items[i];
+        if (known->callee == callee && known->key == key)
+            return known->wrapper;
+    }
+    return NULL;
+}
+
+static LLVMValueRef keyed_wrapper_remember(polls_pass *pass, LLVMValueRef callee,
+                                           const void *key, LLVMValueRef wrapper)
+{
+    keyed_wrapper entry = {callee, key, wrapper};
+    VEC_PUSH(pass->keyed_wrappers, entry);
+    return wrapper;
+}
+
 /* An invoke site's wrapper: one per callee and personality function. */
 static LLVMValueRef wrapper_for_invoke(polls_pass *pass, LLVMValueRef callee,
                                        LLVMValueRef personality)
 {
-    for (size_t i = 0; i < pass->invoke_wrappers.count; i++) {
-        invoke_wrapper *known = &pass->invoke_wrappers.items[i];
-        if (known->callee == callee && known->personality == personality)
-            return known->wrapper;
-    }
+    LLVMValueRef known = keyed_wrapper_find(pass, callee, personality);
+    if (known)
+        return known;
     LLVMTypeRef type = LLVMGlobalGetValueType(callee);
-    LLVMValueRef wrapper = create_wrapper(pass, callee, type, type, callee, 0, personality);
-    invoke_wrapper entry = {callee, personality, wrapper};
-    VEC_PUSH(pass->invoke_wrappers, entry);
-    return wrapper;
+    return keyed_wrapper_remember(
+        pass, callee, personality, create_wrapper(pass, callee, type, type, callee, 0, personality));
 }
 
 /* The non-varargs type of one varargs call: its return type and the types
@@ -219,16 +225,12 @@ static LLVMTypeRef concrete_call_type(LLVMValueRef call)
 static LLVMValueRef wrapper_for_varargs_call(polls_pass *pass, LLVMValueRef callee,
                                              LLVMValueRef call, LLVMTypeRef call_type)
 {
-    for (size_t i = 0; i < pass->varargs_wrappers.count; i++) {
-        varargs_wrapper *known = &pass->varargs_wrappers.items[i];
-        if (known->callee == callee && known->call_type == call_type)
-            return known->wrapper;
-    }
-    LLVMValueRef wrapper =
-        create_wrapper(pass, callee, LLVMGetCalledFunctionType(call), call_type, call, 1, NULL);
-    varargs_wrapper entry = {callee, call_type, wrapper};
-    VEC_PUSH(pass->varargs_wrappers, entry);
-    return wrapper;
+    LLVMValueRef known = keyed_wrapper_find(pass, callee, call_type);
+    if (known)
+        return known;
+    return keyed_wrapper_remember(
+        pass, callee, call_type,
+        create_wrapper(pass, callee, LLVMGetCalledFunctionType(call), call_type, call, 1, NULL));
 }
 
 /* A call to the wrapper must not claim the callee's memory effects: the
