@@ -6,6 +6,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <regex.h>
+#include <stdbool.h>
 #include <sys/wait.h>
 
 #include "tap.h"
@@ -117,6 +119,17 @@ static TAP_UNUSED run_result run_program_with(const char *program, const char *a
 static TAP_UNUSED run_result run_program(const char *program, const char *settings, double timeout)
 {
     return run_program_with(program, NULL, settings, timeout);
+}
+
+/* True when output has a line matching the extended regular expression. */
+static TAP_UNUSED bool output_matches(const char *output, const char *pattern)
+{
+    regex_t regex;
+    if (regcomp(&regex, pattern, REG_EXTENDED | REG_NEWLINE | REG_NOSUB) != 0)
+        bail_out("bad pattern %s", pattern);
+    bool found = output && regexec(&regex, output, 0, NULL, 0) == 0;
+    regfree(&regex);
+    return found;
 }
 
 static TAP_UNUSED int exited_ok(const run_result *r)

@@ -11,22 +11,10 @@
  *  3. a program with its own SIGSEGV handler gets the faults outside
  *     quarantined memory (the handler chains).
  * Plain C, so this also runs in the sanitizer legs. */
-#include <regex.h>
 #include <stdbool.h>
 
 #include "run_program.h"
 #include "tap.h"
-
-/* True when output has a line matching the extended regular expression. */
-static bool matches(const char *output, const char *pattern)
-{
-    regex_t regex;
-    if (regcomp(&regex, pattern, REG_EXTENDED | REG_NEWLINE | REG_NOSUB) != 0)
-        bail_out("bad pattern %s", pattern);
-    bool found = output && regexec(&regex, output, 0, NULL, 0) == 0;
-    regfree(&regex);
-    return found;
-}
 
 static void caught(const char *what, const char *argument, const char *other_modes,
                    const char *outcome, const char *function, const char *right_answer)
@@ -39,7 +27,7 @@ static void caught(const char *what, const char *argument, const char *other_mod
         show_output(&bad);
     snprintf(pattern, sizeof pattern,
              "^corral: stale reference: address 0x[0-9a-f]+ was %s by GC [0-9]+ ", outcome);
-    if (!ok(matches(bad.output, pattern), "%s: the report says: address A was %s by GC n", what,
+    if (!ok(output_matches(bad.output, pattern), "%s: the report says: address A was %s by GC n", what,
             outcome))
         show_output(&bad);
     snprintf(symbol, sizeof symbol, "corral: stale reference: at %s+0x", function);

@@ -19,7 +19,6 @@
  *
  * Every program runs in a child with a timeout; its output is captured.
  */
-#include <regex.h>
 #include <stdbool.h>
 
 #include "run_program.h"
@@ -177,17 +176,6 @@ static void configuration_error_once(void)
     free(bad.output);
 }
 
-/* True when output has a line matching the extended regular expression. */
-static bool matches(const char *output, const char *pattern)
-{
-    regex_t regex;
-    if (regcomp(&regex, pattern, REG_EXTENDED | REG_NEWLINE | REG_NOSUB) != 0)
-        bail_out("bad pattern %s", pattern);
-    bool found = output && regexec(&regex, output, 0, NULL, 0) == 0;
-    regfree(&regex);
-    return found;
-}
-
 /* One broken program under quarantine: caught (SIGABRT, the report, the
  * function named); without quarantine (the same other modes) not caught. */
 static void quarantine_catches(const char *what, const char *program, const char *argument,
@@ -202,7 +190,7 @@ static void quarantine_catches(const char *what, const char *program, const char
         show_output(&caught);
     snprintf(pattern, sizeof pattern,
              "^corral: stale reference: address 0x[0-9a-f]+ was %s by GC [0-9]+ ", outcome);
-    if (!ok(matches(caught.output, pattern), "%s: the report says: address A was %s by GC n",
+    if (!ok(output_matches(caught.output, pattern), "%s: the report says: address A was %s by GC n",
             what, outcome))
         show_output(&caught);
     snprintf(symbol, sizeof symbol, "corral: stale reference: at %s+0x", function);
