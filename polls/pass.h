@@ -6,7 +6,7 @@
 #ifndef CORRAL_POLLS_PASS_H
 #define CORRAL_POLLS_PASS_H
 
-#include "corral/polls.h"
+#include "corral/safepoint_pass.h"
 #include "ptrmap.h"
 #include "util.h"
 

@@ -10,7 +10,7 @@
 #include "fatal.h"
 #include "gc.h"
 #include "heap.h"
-#include "stackmap.h"
+#include "stackmap/registry.h"
 #include "stress.h"
 #include "thread.h"
 #include "workers.h"

@@ -30,7 +30,7 @@
 #include "coordinator.h"
 #include "fatal.h"
 #include "rcu_fork.h"
-#include "stackmap.h"
+#include "stackmap/registry.h"
 #include "thread.h"
 
 /* The forking thread's own, from prepare to the parent or child handler:

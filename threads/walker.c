@@ -6,7 +6,7 @@
 
 #include "fatal.h"
 #include "frame_x86_64.h"
-#include "stackmap.h"
+#include "stackmap/registry.h"
 #include "symbolize.h"
 
 /* Grows a root array to hold at least needed elements of element_size. */

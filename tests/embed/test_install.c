@@ -44,7 +44,7 @@ static void install_into_prefix(void *unused)
     command_result_free(&install);
     static const char *const expected[] = {
         "prefix/include/corral.h",      "prefix/include/corral/alloc.h",
-        "prefix/include/corral/abi.h",  "prefix/include/corral/polls.h",
+        "prefix/include/corral/abi.h",  "prefix/include/corral/safepoint_pass.h",
         "prefix/lib/libcorral.a",       "prefix/lib/libcorral.so",
         "prefix/lib/libcorral_polls.a", "prefix/bin/corralc",
         "prefix/bin/corral-opt",        "prefix/lib/cmake/corral/corralConfig.cmake",
