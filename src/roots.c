@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fatal.h"
+#include "vec.h"
 
 /* ---------------------------------------------------------------- handles */
 
@@ -85,25 +86,13 @@ void roots_visit_handles_from_stw(corral_thread *thread, corral_visit_fn visit, 
  * global roots, object addresses for finalization. */
 typedef struct pointer_list {
     pthread_mutex_t lock;
-    void **items;
-    size_t count, capacity;
+    VEC(void *) pointers;
 } pointer_list;
-
-static void pointer_list_add_locked(pointer_list *list, void *item)
-{
-    if (list->count == list->capacity) {
-        list->capacity = list->capacity ? list->capacity * 2 : 64;
-        list->items = realloc(list->items, list->capacity * sizeof *list->items);
-        if (!list->items)
-            CORRAL_FATAL("out of memory for a list of %zu roots", list->capacity);
-    }
-    list->items[list->count++] = item;
-}
 
 static void pointer_list_add(pointer_list *list, void *item)
 {
     pthread_mutex_lock(&list->lock);
-    pointer_list_add_locked(list, item);
+    VEC_PUSH(list->pointers, item);
     pthread_mutex_unlock(&list->lock);
 }
 
@@ -111,9 +100,9 @@ static bool pointer_list_remove(pointer_list *list, void *item)
 {
     bool found = false;
     pthread_mutex_lock(&list->lock);
-    for (size_t i = 0; i < list->count; i++) {
-        if (list->items[i] == item) {
-            list->items[i] = list->items[--list->count];
+    for (size_t i = 0; i < list->pointers.count; i++) {
+        if (list->pointers.items[i] == item) {
+            VEC_REMOVE_UNORDERED(list->pointers, i);
             found = true;
             break;
         }
@@ -373,14 +362,14 @@ size_t roots_queue_unreachable_finalizable_from_stw(bool (*is_marked)(const void
     size_t queued = 0;
     pthread_mutex_lock(&finalizable.lock);
     pthread_mutex_lock(&finalize_queue.lock);
-    for (size_t i = 0; i < finalizable.count;) {
-        void *object = finalizable.items[i];
+    for (size_t i = 0; i < finalizable.pointers.count;) {
+        void *object = finalizable.pointers.items[i];
         if (is_marked(object)) {
             i++;
             continue;
         }
-        finalizable.items[i] = finalizable.items[--finalizable.count];
-        pointer_list_add_locked(&finalize_queue, object);
+        VEC_REMOVE_UNORDERED(finalizable.pointers, i);
+        VEC_PUSH(finalize_queue.pointers, object);
         resurrect(object, context);
         queued++;
     }
@@ -393,8 +382,8 @@ void roots_forward_finalizable_from_stw(void *(*forward)(void *object))
 {
     /* The queue is forwarded as a strong root (roots_visit_globals_from_stw). */
     pthread_mutex_lock(&finalizable.lock);
-    for (size_t i = 0; i < finalizable.count; i++)
-        finalizable.items[i] = forward(finalizable.items[i]);
+    for (size_t i = 0; i < finalizable.pointers.count; i++)
+        finalizable.pointers.items[i] = forward(finalizable.pointers.items[i]);
     pthread_mutex_unlock(&finalizable.lock);
 }
 
@@ -402,11 +391,11 @@ void roots_run_finalizers(void)
 {
     for (;;) {
         pthread_mutex_lock(&finalize_queue.lock);
-        if (finalize_queue.count == 0) {
+        if (finalize_queue.pointers.count == 0) {
             pthread_mutex_unlock(&finalize_queue.lock);
             return;
         }
-        void *object = finalize_queue.items[--finalize_queue.count];
+        void *object = finalize_queue.pointers.items[--finalize_queue.pointers.count];
         pthread_mutex_unlock(&finalize_queue.lock);
         /* Out of the queue the object is garbage at the next collection: a
          * finalizer must not store it anywhere (documented). */
@@ -417,13 +406,13 @@ void roots_run_finalizers(void)
 void roots_visit_globals_from_stw(corral_visit_fn visit, void *context)
 {
     pthread_mutex_lock(&global_roots.lock);
-    for (size_t i = 0; i < global_roots.count; i++)
-        if (*(void **)global_roots.items[i])
-            visit((void **)global_roots.items[i], context);
+    for (size_t i = 0; i < global_roots.pointers.count; i++)
+        if (*(void **)global_roots.pointers.items[i])
+            visit((void **)global_roots.pointers.items[i], context);
     pthread_mutex_unlock(&global_roots.lock);
     visit_pin_slots(visit, context);
     pthread_mutex_lock(&finalize_queue.lock);
-    for (size_t i = 0; i < finalize_queue.count; i++)
-        visit(&finalize_queue.items[i], context);
+    for (size_t i = 0; i < finalize_queue.pointers.count; i++)
+        visit(&finalize_queue.pointers.items[i], context);
     pthread_mutex_unlock(&finalize_queue.lock);
 }
