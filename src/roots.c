@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fatal.h"
+#include "ptr_table.h"
 #include "vec.h"
 
 /* ---------------------------------------------------------------- handles */
@@ -198,121 +199,40 @@ void roots_forward_weak_from_stw(void *(*forward)(void *object))
 
 /* ------------------------------------------------------------------- pins */
 
-/* Open-addressing map object -> pin count (pinned objects never move, so
- * their addresses are stable keys). Writers: mutators under pin_lock.
- * Readers: the collector (world stopped, under pin_lock).
- *
- * The table is sized by the pins held, never by the pins ever made: a
- * rebuild picks the smallest capacity at most a quarter full of live pins,
- * and an unpin that leaves it under a sixteenth full shrinks it. So a GC's
- * walk of the table costs O(pins held), and memory comes back once pins are
- * released (pin/unpin of ever-new objects used to double it forever, as a
- * rebuild dropped the tombstones but never the capacity). */
-typedef struct pin_entry {
-    void *object;   /* NULL: empty; PIN_TOMBSTONE: removed */
-    uint64_t count;
-} pin_entry;
-
-#define PIN_TOMBSTONE ((void *)1)
-enum { PIN_MINIMUM_CAPACITY = 64 };
+/* Pinned object -> pin count (pinned objects never move, so their addresses
+ * are stable keys). Writers: mutators under pin_lock. Readers: the collector
+ * (world stopped, under pin_lock). The table is sized by the pins held, so a
+ * GC's walk of it costs O(pins held) and memory comes back once pins are
+ * released (base/ptr_table.h). */
 static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
-/* All under pin_lock. used counts tombstones too; live counts pinned objects. */
-static pin_entry *pins;
-static size_t pin_capacity, pin_used, pin_live;
-
-static size_t pin_hash(const void *object, size_t capacity)
-{
-    uint64_t x = (uintptr_t)object >> 3;
-    x *= 0x9e3779b97f4a7c15ull;
-    return (size_t)(x >> 17) & (capacity - 1);
-}
-
-static pin_entry *pin_find(void *object, bool insert)
-{
-    if (!pins)
-        return NULL;
-    pin_entry *free_slot = NULL;
-    for (size_t i = pin_hash(object, pin_capacity);; i = (i + 1) & (pin_capacity - 1)) {
-        pin_entry *entry = &pins[i];
-        if (entry->object == object)
-            return entry;
-        if (entry->object == PIN_TOMBSTONE && !free_slot)
-            free_slot = entry;
-        if (!entry->object) {
-            if (!insert)
-                return NULL;
-            return free_slot ? free_slot : entry;
-        }
-    }
-}
-
-/* The smallest power of two, at least the minimum, that live fills to a quarter at most. */
-static size_t pin_capacity_for(size_t live)
-{
-    size_t capacity = PIN_MINIMUM_CAPACITY;
-    while (capacity / 4 < live)
-        capacity *= 2;
-    return capacity;
-}
-
-/* Rehashes the live pins into a fresh table of capacity entries, dropping tombstones. */
-static void pin_rebuild(size_t capacity)
-{
-    pin_entry *old = pins;
-    size_t old_capacity = pin_capacity;
-    pins = calloc(capacity, sizeof *pins);
-    if (!pins)
-        CORRAL_FATAL("out of memory for %zu pins", capacity);
-    pin_capacity = capacity;
-    for (size_t i = 0; i < old_capacity; i++)
-        if (old[i].object && old[i].object != PIN_TOMBSTONE)
-            *pin_find(old[i].object, true) = old[i];
-    pin_used = pin_live;
-    free(old);
-}
+static ptr_table pins;
 
 void corral_pin(corral_ref object)
 {
     if (!object)
         CORRAL_FATAL("corral_pin: NULL object");
     pthread_mutex_lock(&pin_lock);
-    if ((pin_used + 1) * 2 > pin_capacity)
-        pin_rebuild(pin_capacity_for(pin_live + 1));
-    pin_entry *entry = pin_find((void *)object, true);
-    if (entry->object != (void *)object) {
-        if (!entry->object)
-            pin_used++;
-        entry->object = (void *)object;
-        entry->count = 0;
-        pin_live++;
-    }
-    entry->count++;
+    ptr_table_insert(&pins, (void *)object, NULL)->value++;
     pthread_mutex_unlock(&pin_lock);
 }
 
 void corral_unpin(corral_ref object)
 {
     pthread_mutex_lock(&pin_lock);
-    pin_entry *entry = pin_find((void *)object, false);
+    ptr_table_entry *entry = ptr_table_find(&pins, (void *)object);
     if (!entry) {
         pthread_mutex_unlock(&pin_lock);
         CORRAL_FATAL("corral_unpin: object %p is not pinned", (void *)object);
     }
-    if (--entry->count == 0) {
-        entry->object = PIN_TOMBSTONE;
-        pin_live--;
-        /* Shrinks only at a sixteenth: a rebuild leaves it a quarter to an eighth full,
-         * so each rebuild is paid for by as many unpins as it moves entries. */
-        if (pin_capacity > PIN_MINIMUM_CAPACITY && pin_live * 16 < pin_capacity)
-            pin_rebuild(pin_capacity_for(pin_live));
-    }
+    if (--entry->value == 0)
+        ptr_table_remove(&pins, (void *)object);
     pthread_mutex_unlock(&pin_lock);
 }
 
 size_t roots_pin_table_capacity(void)
 {
     pthread_mutex_lock(&pin_lock);
-    size_t capacity = pin_capacity;
+    size_t capacity = pins.capacity;
     pthread_mutex_unlock(&pin_lock);
     return capacity;
 }
@@ -320,16 +240,15 @@ size_t roots_pin_table_capacity(void)
 void roots_for_each_pinned_from_stw(void (*fn)(void *object, void *context), void *context)
 {
     pthread_mutex_lock(&pin_lock);
-    for (size_t i = 0; i < pin_capacity; i++)
-        if (pins[i].object && pins[i].object != PIN_TOMBSTONE)
-            fn(pins[i].object, context);
+    PTR_TABLE_FOR_EACH(entry, &pins)
+        fn(entry->key, context);
     pthread_mutex_unlock(&pin_lock);
 }
 
 bool roots_is_pinned_from_stw(const void *object)
 {
     pthread_mutex_lock(&pin_lock);
-    bool pinned = pin_find((void *)object, false) != NULL;
+    bool pinned = ptr_table_contains(&pins, object);
     pthread_mutex_unlock(&pin_lock);
     return pinned;
 }
@@ -337,9 +256,8 @@ bool roots_is_pinned_from_stw(const void *object)
 static void visit_pin_slots(corral_visit_fn visit, void *context)
 {
     pthread_mutex_lock(&pin_lock);
-    for (size_t i = 0; i < pin_capacity; i++)
-        if (pins[i].object && pins[i].object != PIN_TOMBSTONE)
-            visit(&pins[i].object, context); /* a pinned object never moves: read-only in effect */
+    PTR_TABLE_FOR_EACH(entry, &pins)
+        visit(&entry->key, context); /* a pinned object never moves: read-only in effect */
     pthread_mutex_unlock(&pin_lock);
 }
 
