@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <urcu/list.h>
 
 #include "fatal.h"
 #include "ptr_table.h"
@@ -129,13 +130,14 @@ void corral_global_root_remove(corral_ref *slot)
 
 struct corral_weak {
     void *target;
-    struct corral_weak *previous, *next;
+    struct cds_list_head link; /* in weak_handles */
 };
 
 /* All weak handles. Writers: mutators (new/free, under weak_lock) and the
- * collector (targets, world stopped). */
+ * collector (targets, world stopped). A plain list (urcu/list.h): every
+ * reader holds weak_lock. */
 static pthread_mutex_t weak_lock = PTHREAD_MUTEX_INITIALIZER;
-static corral_weak *weak_list;
+static CDS_LIST_HEAD(weak_handles);
 static size_t weak_count;
 
 corral_weak *corral_weak_new(corral_ref object)
@@ -144,12 +146,8 @@ corral_weak *corral_weak_new(corral_ref object)
     if (!weak)
         CORRAL_FATAL("out of memory for a weak handle");
     weak->target = (void *)object;
-    weak->previous = NULL;
     pthread_mutex_lock(&weak_lock);
-    weak->next = weak_list;
-    if (weak_list)
-        weak_list->previous = weak;
-    weak_list = weak;
+    cds_list_add(&weak->link, &weak_handles);
     weak_count++;
     pthread_mutex_unlock(&weak_lock);
     return weak;
@@ -163,12 +161,7 @@ corral_ref corral_weak_get(const corral_weak *weak)
 void corral_weak_free(corral_weak *weak)
 {
     pthread_mutex_lock(&weak_lock);
-    if (weak->previous)
-        weak->previous->next = weak->next;
-    else
-        weak_list = weak->next;
-    if (weak->next)
-        weak->next->previous = weak->previous;
+    cds_list_del(&weak->link);
     weak_count--;
     pthread_mutex_unlock(&weak_lock);
     free(weak);
@@ -182,7 +175,8 @@ size_t roots_weak_count(void)
 void roots_clear_dead_weak_from_stw(bool (*is_marked)(const void *object))
 {
     pthread_mutex_lock(&weak_lock);
-    for (corral_weak *weak = weak_list; weak; weak = weak->next)
+    corral_weak *weak;
+    cds_list_for_each_entry(weak, &weak_handles, link)
         if (weak->target && !is_marked(weak->target))
             weak->target = NULL;
     pthread_mutex_unlock(&weak_lock);
@@ -191,7 +185,8 @@ void roots_clear_dead_weak_from_stw(bool (*is_marked)(const void *object))
 void roots_forward_weak_from_stw(void *(*forward)(void *object))
 {
     pthread_mutex_lock(&weak_lock);
-    for (corral_weak *weak = weak_list; weak; weak = weak->next)
+    corral_weak *weak;
+    cds_list_for_each_entry(weak, &weak_handles, link)
         if (weak->target)
             weak->target = forward(weak->target);
     pthread_mutex_unlock(&weak_lock);
