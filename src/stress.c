@@ -15,6 +15,7 @@
 #include "los.h"
 #include "ptr_table.h"
 #include "quarantine.h"
+#include "splitmix64.h"
 #include "symbolize.h"
 
 /* Set by stress_init before threads attach; read-only afterwards. */
@@ -30,14 +31,6 @@ static _Atomic uint64_t next_random_due;
 /* The generator state for alloc:random; advanced under random_lock. */
 static uint64_t random_state;
 static pthread_mutex_t random_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 /* An interval uniform in [1, 2 * mean - 1]: its mean is mean. */
 static uint64_t random_interval(void)
