@@ -8,6 +8,7 @@
 #include "coordinator.h"
 #include "fatal.h"
 #include "gc.h"
+#include "vec.h"
 
 heap corral_heap;
 
@@ -176,12 +177,7 @@ void heap_count_allocated(size_t bytes)
 void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, size_t count)
 {
     heap *h = &corral_heap;
-    if (count > h->range_capacity) {
-        h->range_capacity = count * 2;
-        h->ranges = realloc(h->ranges, h->range_capacity * sizeof *h->ranges);
-        if (!h->ranges)
-            CORRAL_FATAL("out of memory for %zu free ranges", count);
-    }
+    ARRAY_RESERVE(h->ranges, h->range_capacity, count);
     memcpy(h->ranges, ranges, count * sizeof *ranges);
     h->range_count = count;
     h->range_next = 0;

@@ -72,6 +72,11 @@ int corral_init(const corral_options *options)
     return status;
 }
 
+const char *corral_last_error(void)
+{
+    return corral_error_message();
+}
+
 static int register_stackmaps(const void *section, size_t size, const char *origin)
 {
     char error[512];
