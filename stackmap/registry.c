@@ -12,8 +12,7 @@
  * writer builds a bigger copy, publishes it, waits for an RCU grace period and
  * frees the old one. Records themselves are never freed.
  *
- * Two includes go up a layer (allowed in tests/layering/check_layers):
- * src/fatal.h for the fatal helper, and threads/rcu_fork.h, whose grace
+ * From base/: fatal.h for the fatal helper, and rcu_fork.h, whose grace
  * periods survive fork().
  */
 #include "registry.h"
