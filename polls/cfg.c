@@ -7,7 +7,7 @@
 size_t cfg_block_index(const cfg *graph, LLVMBasicBlockRef block)
 {
     uintptr_t index = 0;
-    if (!ptrmap_get(&graph->index, block, &index))
+    if (!ptr_table_get(&graph->index, block, &index))
         polls_fatal("cfg: block %p is not in this function", (void *)block);
     return (size_t)index;
 }
@@ -17,9 +17,9 @@ static void cfg_number_blocks(cfg *graph, LLVMValueRef function)
     graph->block_count = LLVMCountBasicBlocks(function);
     graph->blocks = xcalloc(graph->block_count, sizeof *graph->blocks);
     LLVMGetBasicBlocks(function, graph->blocks);
-    ptrmap_init(&graph->index);
+    ptr_table_init(&graph->index);
     for (size_t i = 0; i < graph->block_count; i++)
-        ptrmap_put(&graph->index, graph->blocks[i], i);
+        ptr_table_put(&graph->index, graph->blocks[i], i);
 }
 
 static int index_list_contains(const index_list *list, size_t value)
@@ -103,7 +103,7 @@ void cfg_free(cfg *graph)
     free(graph->blocks);
     free(graph->reachable);
     free(graph->retreating.items);
-    ptrmap_free(&graph->index);
+    ptr_table_free(&graph->index);
     memset(graph, 0, sizeof *graph);
 }
 

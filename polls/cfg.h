@@ -8,7 +8,7 @@
 #ifndef CORRAL_POLLS_CFG_H
 #define CORRAL_POLLS_CFG_H
 
-#include "ptrmap.h"
+#include "ptr_table.h"
 #include "util.h"
 
 #include <llvm-c/Core.h>
@@ -22,7 +22,7 @@ typedef struct cfg_edge {
 typedef struct cfg {
     size_t block_count;
     LLVMBasicBlockRef *blocks;  /* function order; blocks[0] is the entry */
-    ptrmap index;               /* block -> position in blocks */
+    ptr_table index;            /* block -> position in blocks */
     index_list *successors;     /* per block, with repeats for switch cases */
     index_list *predecessors;   /* per block, unique */
     unsigned char *reachable;   /* from the entry */

@@ -299,7 +299,7 @@ static int propagates_taint(LLVMValueRef user)
 }
 
 /* tainted: value -> enum taint; roots: value -> the cast it came from. */
-static void collect_tainted(LLVMValueRef function, ptrmap *tainted, ptrmap *roots,
+static void collect_tainted(LLVMValueRef function, ptr_table *tainted, ptr_table *roots,
                             value_list *order)
 {
     value_list worklist = {0};
@@ -308,9 +308,9 @@ static void collect_tainted(LLVMValueRef function, ptrmap *tainted, ptrmap *root
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
              inst = LLVMGetNextInstruction(inst)) {
             taint kind = taint_source(inst);
-            if (kind != TAINT_NONE && !ptrmap_contains(tainted, inst)) {
-                ptrmap_put(tainted, inst, kind);
-                ptrmap_put(roots, inst, (uintptr_t)inst);
+            if (kind != TAINT_NONE && !ptr_table_contains(tainted, inst)) {
+                ptr_table_put(tainted, inst, kind);
+                ptr_table_put(roots, inst, (uintptr_t)inst);
                 VEC_PUSH(worklist, inst);
                 VEC_PUSH(*order, inst);
             }
@@ -318,15 +318,15 @@ static void collect_tainted(LLVMValueRef function, ptrmap *tainted, ptrmap *root
     while (worklist.count > 0) {
         LLVMValueRef value = worklist.items[--worklist.count];
         uintptr_t kind = TAINT_NONE, root = 0;
-        ptrmap_get(tainted, value, &kind);
-        ptrmap_get(roots, value, &root);
+        ptr_table_get(tainted, value, &kind);
+        ptr_table_get(roots, value, &root);
         for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
             LLVMValueRef user = LLVMGetUser(use);
-            if (!LLVMIsAInstruction(user) || ptrmap_contains(tainted, user) ||
+            if (!LLVMIsAInstruction(user) || ptr_table_contains(tainted, user) ||
                 !propagates_taint(user))
                 continue;
-            ptrmap_put(tainted, user, kind);
-            ptrmap_put(roots, user, root);
+            ptr_table_put(tainted, user, kind);
+            ptr_table_put(roots, user, root);
             VEC_PUSH(worklist, user);
             VEC_PUSH(*order, user);
         }
@@ -365,24 +365,24 @@ static char *describe_safepoint(const polls_pass *pass, LLVMValueRef call)
 static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
                                  const safepoint_map *map)
 {
-    ptrmap tainted, roots, reported;
-    ptrmap_init(&tainted);
-    ptrmap_init(&roots);
-    ptrmap_init(&reported);
+    ptr_table tainted, roots, reported;
+    ptr_table_init(&tainted);
+    ptr_table_init(&roots);
+    ptr_table_init(&reported);
     value_list order = {0};
     collect_tainted(function, &tainted, &roots, &order);
     for (size_t i = 0; i < order.count; i++) {
         LLVMValueRef value = order.items[i];
         uintptr_t kind = TAINT_NONE, root = 0;
-        ptrmap_get(&roots, value, &root);
+        ptr_table_get(&roots, value, &root);
         /* One message per cast: what follows from it is the same mistake. */
-        if (ptrmap_contains(&reported, (void *)root))
+        if (ptr_table_contains(&reported, (void *)root))
             continue;
         LLVMValueRef crossed = live_across_safepoint(map, value);
         if (!crossed)
             continue;
-        ptrmap_put(&reported, (void *)root, 1);
-        ptrmap_get(&tainted, value, &kind);
+        ptr_table_put(&reported, (void *)root, 1);
+        ptr_table_get(&tainted, value, &kind);
         char *what = describe_value(value);
         char *where = describe_safepoint(pass, crossed);
         pass_error(pass, function, value,
@@ -393,9 +393,9 @@ static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
         free(where);
     }
     free(order.items);
-    ptrmap_free(&tainted);
-    ptrmap_free(&roots);
-    ptrmap_free(&reported);
+    ptr_table_free(&tainted);
+    ptr_table_free(&roots);
+    ptr_table_free(&reported);
 }
 
 static void check_aggregate(polls_pass *pass, LLVMValueRef function, const safepoint_map *map,

@@ -7,14 +7,14 @@
 void safepoint_map_build(safepoint_map *map, const polls_pass *pass, LLVMValueRef function)
 {
     cfg_build(&map->graph, function);
-    ptrmap_init(&map->position);
+    ptr_table_init(&map->position);
     map->safepoints = xcalloc(map->graph.block_count, sizeof *map->safepoints);
     map->calls = xcalloc(map->graph.block_count, sizeof *map->calls);
     for (size_t b = 0; b < map->graph.block_count; b++) {
         size_t index = 0;
         for (LLVMValueRef inst = LLVMGetFirstInstruction(map->graph.blocks[b]); inst;
              inst = LLVMGetNextInstruction(inst), index++) {
-            ptrmap_put(&map->position, inst, index);
+            ptr_table_put(&map->position, inst, index);
             if (is_call_site(inst) &&
                 (classify_call(pass, inst) == CALL_POLL || call_is_statepoint(pass, inst))) {
                 VEC_PUSH(map->safepoints[b], index);
@@ -32,7 +32,7 @@ void safepoint_map_free(safepoint_map *map)
     }
     free(map->safepoints);
     free(map->calls);
-    ptrmap_free(&map->position);
+    ptr_table_free(&map->position);
     cfg_free(&map->graph);
 }
 
@@ -90,7 +90,7 @@ static LLVMValueRef live_for_use(live_walk *walk, LLVMValueRef value, LLVMValueR
         return NULL;
     }
     uintptr_t position = 0;
-    ptrmap_get(&map->position, user, &position);
+    ptr_table_get(&map->position, user, &position);
     size_t block = cfg_block_index(&map->graph, LLVMGetInstructionParent(user));
     return live_up_to(walk, block, (long)position);
 }
@@ -100,7 +100,7 @@ LLVMValueRef live_across_safepoint(const safepoint_map *map, LLVMValueRef value)
     live_walk walk = {.map = map, .def_block = 0, .def_position = -1};
     if (LLVMIsAInstruction(value)) {
         uintptr_t position = 0;
-        ptrmap_get(&map->position, value, &position);
+        ptr_table_get(&map->position, value, &position);
         walk.def_block = cfg_block_index(&map->graph, LLVMGetInstructionParent(value));
         walk.def_position = (long)position;
     }

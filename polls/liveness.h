@@ -15,7 +15,7 @@
 
 typedef struct safepoint_map {
     cfg graph;
-    ptrmap position;             /* instruction -> index within its block */
+    ptr_table position;          /* instruction -> index within its block */
     VEC(size_t) *safepoints;     /* per block: positions of safepoints, ascending */
     VEC(LLVMValueRef) *calls;    /* per block: the safepoint instructions, same order */
 } safepoint_map;

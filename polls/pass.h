@@ -6,8 +6,8 @@
 #ifndef CORRAL_POLLS_PASS_H
 #define CORRAL_POLLS_PASS_H
 
-#include "corral/polls.h"
-#include "ptrmap.h"
+#include "corral/safepoint_pass.h"
+#include "ptr_table.h"
 #include "util.h"
 
 #include <llvm-c/Core.h>
@@ -69,8 +69,8 @@ typedef struct polls_pass {
     VEC(corral_polls_function_report) reports;
 
     value_list managed_functions; /* definitions, in module order */
-    ptrmap function_flags;        /* LLVMValueRef function -> enum function_flags */
-    ptrmap wrappers;              /* callee -> wrapper, for non-varargs callees */
+    ptr_table function_flags;     /* LLVMValueRef function -> enum function_flags */
+    ptr_table wrappers;           /* callee -> wrapper, for non-varargs callees */
     VEC(keyed_wrapper) keyed_wrappers;
     unsigned wrappers_created;
 
@@ -133,12 +133,12 @@ LLVMValueRef branch_weights(polls_pass *pass, unsigned taken, unsigned not_taken
 static inline unsigned function_flags(const polls_pass *pass, LLVMValueRef function)
 {
     uintptr_t flags = 0;
-    ptrmap_get(&pass->function_flags, function, &flags);
+    ptr_table_get(&pass->function_flags, function, &flags);
     return (unsigned)flags;
 }
 static inline void function_add_flags(polls_pass *pass, LLVMValueRef function, unsigned flags)
 {
-    ptrmap_put(&pass->function_flags, function, function_flags(pass, function) | flags);
+    ptr_table_put(&pass->function_flags, function, function_flags(pass, function) | flags);
 }
 
 /* ---- classify.c */

@@ -333,15 +333,15 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
     pass.input_name = pass.options.input_name ? pass.options.input_name : identifier;
     pass.strip_mined_kind = LLVMGetMDKindIDInContext(pass.context, STRIP_MINED_METADATA,
                                                      strlen(STRIP_MINED_METADATA));
-    ptrmap_init(&pass.function_flags);
-    ptrmap_init(&pass.wrappers);
+    ptr_table_init(&pass.function_flags);
+    ptr_table_init(&pass.wrappers);
 
     run_steps(&pass);
 
     corral_polls_result *made = make_result(&pass);
     LLVMDisposeBuilder(pass.builder);
-    ptrmap_free(&pass.function_flags);
-    ptrmap_free(&pass.wrappers);
+    ptr_table_free(&pass.function_flags);
+    ptr_table_free(&pass.wrappers);
     free(pass.managed_functions.items);
     free(pass.keyed_wrappers.items);
     int status = pass.error_count ? -1 : 0;

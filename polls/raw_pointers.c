@@ -45,14 +45,14 @@ static int carries_pointer(LLVMValueRef user, LLVMValueRef operand)
     return LLVMIsAPHINode(user) != NULL;
 }
 
-static int is_candidate(const ptrmap *candidates, LLVMValueRef value)
+static int is_candidate(const ptr_table *candidates, LLVMValueRef value)
 {
     uintptr_t live = 0;
-    return ptrmap_get(candidates, value, &live) && live;
+    return ptr_table_get(candidates, value, &live) && live;
 }
 
 /* The pointer operands a candidate needs in address space 1. */
-static int candidate_operands_fit(LLVMValueRef value, const ptrmap *candidates)
+static int candidate_operands_fit(LLVMValueRef value, const ptr_table *candidates)
 {
     if (is_raw_cast(value))
         return 1;
@@ -70,7 +70,7 @@ static int candidate_operands_fit(LLVMValueRef value, const ptrmap *candidates)
 
 /* Every raw pointer of function that can be computed in address space 1:
  * candidates maps each to 1 (0 once dropped); order lists them. */
-static void collect_candidates(LLVMValueRef function, ptrmap *candidates, value_list *order)
+static void collect_candidates(LLVMValueRef function, ptr_table *candidates, value_list *order)
 {
     value_list found = {0};
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
@@ -78,15 +78,15 @@ static void collect_candidates(LLVMValueRef function, ptrmap *candidates, value_
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
              inst = LLVMGetNextInstruction(inst))
             if (is_raw_cast(inst)) {
-                ptrmap_put(candidates, inst, 1);
+                ptr_table_put(candidates, inst, 1);
                 VEC_PUSH(found, inst);
             }
     for (size_t next = 0; next < found.count; next++) {
         LLVMValueRef value = found.items[next];
         for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
             LLVMValueRef user = LLVMGetUser(use);
-            if (!ptrmap_contains(candidates, user) && carries_pointer(user, value)) {
-                ptrmap_put(candidates, user, 1);
+            if (!ptr_table_contains(candidates, user) && carries_pointer(user, value)) {
+                ptr_table_put(candidates, user, 1);
                 VEC_PUSH(found, user);
             }
         }
@@ -97,7 +97,7 @@ static void collect_candidates(LLVMValueRef function, ptrmap *candidates, value_
         for (size_t i = 0; i < found.count; i++)
             if (is_candidate(candidates, found.items[i]) &&
                 !candidate_operands_fit(found.items[i], candidates)) {
-                ptrmap_put(candidates, found.items[i], 0);
+                ptr_table_put(candidates, found.items[i], 0);
                 changed = 1;
             }
     }
@@ -111,8 +111,8 @@ static void collect_candidates(LLVMValueRef function, ptrmap *candidates, value_
 
 typedef struct rebuild {
     polls_pass *pass;
-    ptrmap candidates; /* raw value -> 1 while it is rebuilt */
-    ptrmap rebuilt;    /* raw value -> its address-space-1 twin */
+    ptr_table candidates; /* raw value -> 1 while it is rebuilt */
+    ptr_table rebuilt;    /* raw value -> its address-space-1 twin */
     value_list order;
 } rebuild;
 
@@ -162,10 +162,10 @@ static LLVMValueRef build_twin(rebuild *r, LLVMValueRef raw)
 static LLVMValueRef twin(rebuild *r, LLVMValueRef raw)
 {
     uintptr_t known = 0;
-    if (ptrmap_get(&r->rebuilt, raw, &known))
+    if (ptr_table_get(&r->rebuilt, raw, &known))
         return (LLVMValueRef)known;
     LLVMValueRef made = build_twin(r, raw);
-    ptrmap_put(&r->rebuilt, raw, (uintptr_t)made);
+    ptr_table_put(&r->rebuilt, raw, (uintptr_t)made);
     return made;
 }
 
@@ -266,14 +266,14 @@ static void pin_raw_arguments(polls_pass *pass, LLVMValueRef function, LLVMValue
 void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function)
 {
     rebuild r = {.pass = pass};
-    ptrmap_init(&r.candidates);
-    ptrmap_init(&r.rebuilt);
+    ptr_table_init(&r.candidates);
+    ptr_table_init(&r.rebuilt);
     collect_candidates(function, &r.candidates, &r.order);
     if (r.order.count)
         rebuild_in_reference_space(&r);
     free(r.order.items);
-    ptrmap_free(&r.candidates);
-    ptrmap_free(&r.rebuilt);
+    ptr_table_free(&r.candidates);
+    ptr_table_free(&r.rebuilt);
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;

@@ -51,7 +51,7 @@ static int defined_inside(const cfg *graph, const unsigned char *in_loop, LLVMVa
         return 0;
     LLVMBasicBlockRef block = LLVMGetInstructionParent(value);
     uintptr_t index = 0;
-    return ptrmap_get(&graph->index, block, &index) && in_loop[index];
+    return ptr_table_get(&graph->index, block, &index) && in_loop[index];
 }
 
 /* The predicate under which the loop goes on, with %iv.next on the left. */

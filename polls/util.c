@@ -88,9 +88,7 @@ void string_list_free(string_list *list)
 {
     for (size_t i = 0; i < list->count; i++)
         free(list->items[i]);
-    free(list->items);
-    list->items = NULL;
-    list->count = list->capacity = 0;
+    VEC_FREE(*list);
 }
 
 int string_in(const char *text, const char *const *list, size_t count)

@@ -1,10 +1,12 @@
-/* util.h — allocation that cannot fail silently, formatted strings, and a
- * growable array, shared by the pass library and the two tools. */
+/* util.h — allocation that cannot fail silently, formatted strings, and
+ * lists of strings, shared by the pass library and the two tools. */
 #ifndef CORRAL_POLLS_UTIL_H
 #define CORRAL_POLLS_UTIL_H
 
 #include <stdarg.h>
 #include <stddef.h>
+
+#include "vec.h" /* VEC(T), VEC_PUSH: base/'s growable array */
 
 /* Out of memory in the compiler is an internal failure: print and abort. */
 void *xmalloc(size_t size);
@@ -15,21 +17,6 @@ char *xstrndup(const char *text, size_t length);
 __attribute__((format(printf, 1, 2))) char *xasprintf(const char *format, ...);
 char *xvasprintf(const char *format, va_list args);
 __attribute__((noreturn, format(printf, 1, 2))) void polls_fatal(const char *format, ...);
-
-/* A growable array of T: VEC(T) v = {0}; VEC_PUSH(v, x); v.items[i]; free(v.items). */
-#define VEC(T)                                                                             \
-    struct {                                                                               \
-        T *items;                                                                          \
-        size_t count, capacity;                                                            \
-    }
-#define VEC_PUSH(v, x)                                                                     \
-    do {                                                                                   \
-        if ((v).count == (v).capacity) {                                                   \
-            (v).capacity = (v).capacity ? (v).capacity * 2 : 8;                            \
-            (v).items = xrealloc((v).items, (v).capacity * sizeof *(v).items);             \
-        }                                                                                  \
-        (v).items[(v).count++] = (x);                                                      \
-    } while (0)
 
 /* True when text equals one of the count strings of list. */
 int string_in(const char *text, const char *const *list, size_t count);

@@ -166,7 +166,7 @@ void return_varargs_results_through_memory(polls_pass *pass)
         rewrite_calls(pass, function, replacement);
         char *name = xstrdup(value_name(function));
         unsigned flags = function_flags(pass, function);
-        ptrmap_put(&pass->function_flags, function, 0);
+        ptr_table_put(&pass->function_flags, function, 0);
         LLVMDeleteFunction(function);
         LLVMSetValueName2(replacement, name, strlen(name));
         free(name);

@@ -168,11 +168,11 @@ static LLVMValueRef create_wrapper(polls_pass *pass, LLVMValueRef callee, LLVMTy
 static LLVMValueRef wrapper_for_callee(polls_pass *pass, LLVMValueRef callee)
 {
     uintptr_t found = 0;
-    if (ptrmap_get(&pass->wrappers, callee, &found))
+    if (ptr_table_get(&pass->wrappers, callee, &found))
         return (LLVMValueRef)found;
     LLVMTypeRef type = LLVMGlobalGetValueType(callee);
     LLVMValueRef wrapper = create_wrapper(pass, callee, type, type, callee, 0, NULL);
-    ptrmap_put(&pass->wrappers, callee, (uintptr_t)wrapper);
+    ptr_table_put(&pass->wrappers, callee, (uintptr_t)wrapper);
     return wrapper;
 }
 

@@ -12,21 +12,11 @@
 #include "call_pins.h"
 
 #include <corral/jit.h>
-#include <stdlib.h>
 
 #include "coordinator.h"
 #include "fatal.h"
 #include "thread.h"
-
-static void call_pins_grow(corral_thread *self)
-{
-    uint32_t capacity = self->call_pin_capacity ? 2 * self->call_pin_capacity : 16;
-    void **grown = realloc(self->call_pins, capacity * sizeof *grown);
-    if (!grown)
-        CORRAL_FATAL("out of memory for %u call pins of %s", capacity, self->name);
-    self->call_pins = grown;
-    self->call_pin_capacity = capacity;
-}
+#include "vec.h"
 
 void corral_pin_for_call(corral_ref object)
 {
@@ -37,9 +27,7 @@ void corral_pin_for_call(corral_ref object)
         corral_pin(object);
         return;
     }
-    if (self->call_pin_count == self->call_pin_capacity)
-        call_pins_grow(self);
-    self->call_pins[self->call_pin_count++] = (void *)object;
+    VEC_PUSH(self->call_pins, (void *)object);
 }
 
 void corral_unpin_after_call(corral_ref object)
@@ -52,10 +40,10 @@ void corral_unpin_after_call(corral_ref object)
         return;
     }
     /* The pins of one call are dropped together, in any order: pop one. */
-    if (self->call_pin_count == 0)
+    if (self->call_pins.count == 0)
         CORRAL_FATAL("corral_unpin_after_call: %s holds no call pin for %p", self->name,
                      (void *)object);
-    self->call_pin_count--;
+    self->call_pins.count--;
 }
 
 void call_pins_for_each_from_stw(const stop_report *stop,
@@ -65,7 +53,7 @@ void call_pins_for_each_from_stw(const stop_report *stop,
      * state orders its pushes before these reads. */
     for (size_t t = 0; t < stop->thread_count; t++) {
         const corral_thread *thread = stop->threads[t];
-        for (uint32_t i = 0; i < thread->call_pin_count; i++)
-            fn(thread->call_pins[i], context);
+        for (size_t i = 0; i < thread->call_pins.count; i++)
+            fn(thread->call_pins.items[i], context);
     }
 }

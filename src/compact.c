@@ -40,6 +40,7 @@
 #include "quarantine.h"
 #include "roots.h"
 #include "walker.h"
+#include "vec.h"
 
 /* Per-cycle plan; written by the collecting thread and the phases below. */
 static size_t used_regions;               /* regions below the heap top */
@@ -345,12 +346,7 @@ static void add_free_range(char *start, char *end, bool keep_empty)
 {
     if (start >= end && !keep_empty)
         return;
-    if (new_range_count == new_range_capacity) {
-        new_range_capacity = new_range_capacity ? new_range_capacity * 2 : 64;
-        new_ranges = realloc(new_ranges, new_range_capacity * sizeof *new_ranges);
-        if (!new_ranges)
-            CORRAL_FATAL("out of memory for %zu free ranges", new_range_capacity);
-    }
+    ARRAY_RESERVE(new_ranges, new_range_capacity, new_range_count + 1);
     new_ranges[new_range_count++] = (heap_free_range){start, end};
 }
 

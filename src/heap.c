@@ -8,6 +8,7 @@
 #include "coordinator.h"
 #include "fatal.h"
 #include "gc.h"
+#include "vec.h"
 
 heap corral_heap;
 
@@ -69,7 +70,8 @@ int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness)
     pthread_mutex_init(&h->alloc_lock, NULL);
     h->range_capacity = 64;
     h->ranges = calloc(h->range_capacity, sizeof *h->ranges);
-    h->range_origins = calloc(h->range_capacity, sizeof *h->range_origins);
+    h->range_origin_capacity = h->range_capacity;
+    h->range_origins = calloc(h->range_origin_capacity, sizeof *h->range_origins);
     if (!h->ranges || !h->range_origins)
         CORRAL_FATAL("out of memory for the free-range table");
     h->ranges[0] = (heap_free_range){h->base, h->end};
@@ -182,13 +184,8 @@ void heap_count_allocated(size_t bytes)
 void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, size_t count)
 {
     heap *h = &corral_heap;
-    if (count > h->range_capacity) {
-        h->range_capacity = count * 2;
-        h->ranges = realloc(h->ranges, h->range_capacity * sizeof *h->ranges);
-        h->range_origins = realloc(h->range_origins, h->range_capacity * sizeof *h->range_origins);
-        if (!h->ranges || !h->range_origins)
-            CORRAL_FATAL("out of memory for %zu free ranges", count);
-    }
+    ARRAY_RESERVE(h->ranges, h->range_capacity, count);
+    ARRAY_RESERVE(h->range_origins, h->range_origin_capacity, count);
     memcpy(h->ranges, ranges, count * sizeof *ranges);
     for (size_t i = 0; i < count; i++)
         h->range_origins[i] = ranges[i].start;
@@ -230,22 +227,15 @@ void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_
 }
 
 /* The free ranges a minor sweep builds; reused across GCs (collector only). */
-static heap_free_range *swept;
-static size_t swept_count, swept_capacity;
+static VEC(heap_free_range) swept;
 
 static void add_swept_range(char *start, char *end)
 {
-    if (swept_count && swept[swept_count - 1].end == start) {
-        swept[swept_count - 1].end = end;
+    if (swept.count && swept.items[swept.count - 1].end == start) {
+        swept.items[swept.count - 1].end = end;
         return;
     }
-    if (swept_count == swept_capacity) {
-        swept_capacity = swept_capacity ? swept_capacity * 2 : 256;
-        swept = realloc(swept, swept_capacity * sizeof *swept);
-        if (!swept)
-            CORRAL_FATAL("out of memory for %zu free ranges after a minor GC", swept_capacity);
-    }
-    swept[swept_count++] = (heap_free_range){start, end};
+    VEC_PUSH(swept, ((heap_free_range){start, end}));
 }
 
 static void poison_hole(char *start, char *end)
@@ -291,7 +281,7 @@ static char *sweep_handed_out(char *origin, char *used_end, bool poison)
 void heap_sweep_young_from_stw(bool poison, size_t survivor_bytes)
 {
     heap *h = &corral_heap;
-    swept_count = 0;
+    swept.count = 0;
     for (size_t i = 0; i < h->range_count; i++) {
         heap_free_range *range = &h->ranges[i];
         char *origin = h->range_origins[i];
@@ -305,7 +295,7 @@ void heap_sweep_young_from_stw(bool poison, size_t survivor_bytes)
         else if ((size_t)(range->end - cursor) >= HEAP_MIN_HOLE)
             add_swept_range(cursor, range->end);
     }
-    heap_reset_free_ranges_from_stw(swept, swept_count);
+    heap_reset_free_ranges_from_stw(swept.items, swept.count);
     h->live_after_gc += survivor_bytes;
 }
 

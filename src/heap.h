@@ -87,7 +87,7 @@ typedef struct heap {
     /* Each range's start when the ranges were last reset: [origin, start) is
      * what was handed out since the last collection (the young objects). */
     char **range_origins;
-    size_t range_count, range_capacity;
+    size_t range_count, range_capacity, range_origin_capacity;
     size_t range_next;       /* ranges before this one are used up */
     char *top;               /* end of the highest chunk ever handed out */
     char *high_water;        /* end of the pages that may be committed */

@@ -10,7 +10,7 @@
 #include "fatal.h"
 #include "gc.h"
 #include "heap.h"
-#include "stackmap.h"
+#include "stackmap/registry.h"
 #include "stress.h"
 #include "thread.h"
 #include "workers.h"
@@ -77,6 +77,11 @@ int corral_init(const corral_options *options)
     int status = start_runtime(options);
     atomic_store(&init_state, status ? 0 : 2);
     return status;
+}
+
+const char *corral_last_error(void)
+{
+    return corral_error_message();
 }
 
 static int register_stackmaps(const void *section, size_t size, const char *origin)

@@ -7,6 +7,7 @@
 
 #include "barrier.h"
 #include "fatal.h"
+#include "vec.h"
 
 /* The list of every large object. Writers: mutators allocating (under
  * los_lock) and the sweep (world stopped). Readers: the collector. */
@@ -64,12 +65,7 @@ static size_t list_into(los_object **objects)
 
 los_object **los_snapshot_from_stw(size_t *count)
 {
-    if (los_count > snapshot_capacity) {
-        snapshot_capacity = los_count * 2;
-        snapshot = realloc(snapshot, snapshot_capacity * sizeof *snapshot);
-        if (!snapshot)
-            CORRAL_FATAL("out of memory for a snapshot of %zu large objects", los_count);
-    }
+    ARRAY_RESERVE(snapshot, snapshot_capacity, los_count);
     *count = list_into(snapshot);
     return snapshot;
 }
@@ -137,12 +133,7 @@ void los_index_build_from_stw(los_index *index)
 {
     size_t count;
     los_object **objects = los_snapshot_from_stw(&count);
-    if (count > index->capacity) {
-        index->capacity = count * 2;
-        index->payloads = realloc(index->payloads, index->capacity * sizeof *index->payloads);
-        if (!index->payloads)
-            CORRAL_FATAL("out of memory for %zu large-object addresses", index->capacity);
-    }
+    ARRAY_RESERVE(index->payloads, index->capacity, count);
     for (size_t i = 0; i < count; i++)
         index->payloads[i] = (uintptr_t)los_payload(objects[i]);
     index->count = count;

@@ -4,8 +4,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <urcu/list.h>
 
 #include "fatal.h"
+#include "ptr_table.h"
+#include "vec.h"
 
 /* ---------------------------------------------------------------- handles */
 
@@ -85,25 +88,13 @@ void roots_visit_handles_from_stw(corral_thread *thread, corral_visit_fn visit, 
  * global roots, object addresses for finalization. */
 typedef struct pointer_list {
     pthread_mutex_t lock;
-    void **items;
-    size_t count, capacity;
+    VEC(void *) pointers;
 } pointer_list;
-
-static void pointer_list_add_locked(pointer_list *list, void *item)
-{
-    if (list->count == list->capacity) {
-        list->capacity = list->capacity ? list->capacity * 2 : 64;
-        list->items = realloc(list->items, list->capacity * sizeof *list->items);
-        if (!list->items)
-            CORRAL_FATAL("out of memory for a list of %zu roots", list->capacity);
-    }
-    list->items[list->count++] = item;
-}
 
 static void pointer_list_add(pointer_list *list, void *item)
 {
     pthread_mutex_lock(&list->lock);
-    pointer_list_add_locked(list, item);
+    VEC_PUSH(list->pointers, item);
     pthread_mutex_unlock(&list->lock);
 }
 
@@ -111,9 +102,9 @@ static bool pointer_list_remove(pointer_list *list, void *item)
 {
     bool found = false;
     pthread_mutex_lock(&list->lock);
-    for (size_t i = 0; i < list->count; i++) {
-        if (list->items[i] == item) {
-            list->items[i] = list->items[--list->count];
+    for (size_t i = 0; i < list->pointers.count; i++) {
+        if (list->pointers.items[i] == item) {
+            VEC_REMOVE_UNORDERED(list->pointers, i);
             found = true;
             break;
         }
@@ -139,13 +130,14 @@ void corral_global_root_remove(corral_ref *slot)
 
 struct corral_weak {
     void *target;
-    struct corral_weak *previous, *next;
+    struct cds_list_head link; /* in weak_handles */
 };
 
 /* All weak handles. Writers: mutators (new/free, under weak_lock) and the
- * collector (targets, world stopped). */
+ * collector (targets, world stopped). A plain list (urcu/list.h): every
+ * reader holds weak_lock. */
 static pthread_mutex_t weak_lock = PTHREAD_MUTEX_INITIALIZER;
-static corral_weak *weak_list;
+static CDS_LIST_HEAD(weak_handles);
 static size_t weak_count;
 
 corral_weak *corral_weak_new(corral_ref object)
@@ -154,12 +146,8 @@ corral_weak *corral_weak_new(corral_ref object)
     if (!weak)
         CORRAL_FATAL("out of memory for a weak handle");
     weak->target = (void *)object;
-    weak->previous = NULL;
     pthread_mutex_lock(&weak_lock);
-    weak->next = weak_list;
-    if (weak_list)
-        weak_list->previous = weak;
-    weak_list = weak;
+    cds_list_add(&weak->link, &weak_handles);
     weak_count++;
     pthread_mutex_unlock(&weak_lock);
     return weak;
@@ -173,12 +161,7 @@ corral_ref corral_weak_get(const corral_weak *weak)
 void corral_weak_free(corral_weak *weak)
 {
     pthread_mutex_lock(&weak_lock);
-    if (weak->previous)
-        weak->previous->next = weak->next;
-    else
-        weak_list = weak->next;
-    if (weak->next)
-        weak->next->previous = weak->previous;
+    cds_list_del(&weak->link);
     weak_count--;
     pthread_mutex_unlock(&weak_lock);
     free(weak);
@@ -192,7 +175,8 @@ size_t roots_weak_count(void)
 void roots_clear_dead_weak_from_stw(bool (*is_marked)(const void *object))
 {
     pthread_mutex_lock(&weak_lock);
-    for (corral_weak *weak = weak_list; weak; weak = weak->next)
+    corral_weak *weak;
+    cds_list_for_each_entry(weak, &weak_handles, link)
         if (weak->target && !is_marked(weak->target))
             weak->target = NULL;
     pthread_mutex_unlock(&weak_lock);
@@ -201,7 +185,8 @@ void roots_clear_dead_weak_from_stw(bool (*is_marked)(const void *object))
 void roots_forward_weak_from_stw(void *(*forward)(void *object))
 {
     pthread_mutex_lock(&weak_lock);
-    for (corral_weak *weak = weak_list; weak; weak = weak->next)
+    corral_weak *weak;
+    cds_list_for_each_entry(weak, &weak_handles, link)
         if (weak->target)
             weak->target = forward(weak->target);
     pthread_mutex_unlock(&weak_lock);
@@ -209,121 +194,40 @@ void roots_forward_weak_from_stw(void *(*forward)(void *object))
 
 /* ------------------------------------------------------------------- pins */
 
-/* Open-addressing map object -> pin count (pinned objects never move, so
- * their addresses are stable keys). Writers: mutators under pin_lock.
- * Readers: the collector (world stopped, under pin_lock).
- *
- * The table is sized by the pins held, never by the pins ever made: a
- * rebuild picks the smallest capacity at most a quarter full of live pins,
- * and an unpin that leaves it under a sixteenth full shrinks it. So a GC's
- * walk of the table costs O(pins held), and memory comes back once pins are
- * released (pin/unpin of ever-new objects used to double it forever, as a
- * rebuild dropped the tombstones but never the capacity). */
-typedef struct pin_entry {
-    void *object;   /* NULL: empty; PIN_TOMBSTONE: removed */
-    uint64_t count;
-} pin_entry;
-
-#define PIN_TOMBSTONE ((void *)1)
-enum { PIN_MINIMUM_CAPACITY = 64 };
+/* Pinned object -> pin count (pinned objects never move, so their addresses
+ * are stable keys). Writers: mutators under pin_lock. Readers: the collector
+ * (world stopped, under pin_lock). The table is sized by the pins held, so a
+ * GC's walk of it costs O(pins held) and memory comes back once pins are
+ * released (base/ptr_table.h). */
 static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
-/* All under pin_lock. used counts tombstones too; live counts pinned objects. */
-static pin_entry *pins;
-static size_t pin_capacity, pin_used, pin_live;
-
-static size_t pin_hash(const void *object, size_t capacity)
-{
-    uint64_t x = (uintptr_t)object >> 3;
-    x *= 0x9e3779b97f4a7c15ull;
-    return (size_t)(x >> 17) & (capacity - 1);
-}
-
-static pin_entry *pin_find(void *object, bool insert)
-{
-    if (!pins)
-        return NULL;
-    pin_entry *free_slot = NULL;
-    for (size_t i = pin_hash(object, pin_capacity);; i = (i + 1) & (pin_capacity - 1)) {
-        pin_entry *entry = &pins[i];
-        if (entry->object == object)
-            return entry;
-        if (entry->object == PIN_TOMBSTONE && !free_slot)
-            free_slot = entry;
-        if (!entry->object) {
-            if (!insert)
-                return NULL;
-            return free_slot ? free_slot : entry;
-        }
-    }
-}
-
-/* The smallest power of two, at least the minimum, that live fills to a quarter at most. */
-static size_t pin_capacity_for(size_t live)
-{
-    size_t capacity = PIN_MINIMUM_CAPACITY;
-    while (capacity / 4 < live)
-        capacity *= 2;
-    return capacity;
-}
-
-/* Rehashes the live pins into a fresh table of capacity entries, dropping tombstones. */
-static void pin_rebuild(size_t capacity)
-{
-    pin_entry *old = pins;
-    size_t old_capacity = pin_capacity;
-    pins = calloc(capacity, sizeof *pins);
-    if (!pins)
-        CORRAL_FATAL("out of memory for %zu pins", capacity);
-    pin_capacity = capacity;
-    for (size_t i = 0; i < old_capacity; i++)
-        if (old[i].object && old[i].object != PIN_TOMBSTONE)
-            *pin_find(old[i].object, true) = old[i];
-    pin_used = pin_live;
-    free(old);
-}
+static ptr_table pins;
 
 void corral_pin(corral_ref object)
 {
     if (!object)
         CORRAL_FATAL("corral_pin: NULL object");
     pthread_mutex_lock(&pin_lock);
-    if ((pin_used + 1) * 2 > pin_capacity)
-        pin_rebuild(pin_capacity_for(pin_live + 1));
-    pin_entry *entry = pin_find((void *)object, true);
-    if (entry->object != (void *)object) {
-        if (!entry->object)
-            pin_used++;
-        entry->object = (void *)object;
-        entry->count = 0;
-        pin_live++;
-    }
-    entry->count++;
+    ptr_table_insert(&pins, (void *)object, NULL)->value++;
     pthread_mutex_unlock(&pin_lock);
 }
 
 void corral_unpin(corral_ref object)
 {
     pthread_mutex_lock(&pin_lock);
-    pin_entry *entry = pin_find((void *)object, false);
+    ptr_table_entry *entry = ptr_table_find(&pins, (void *)object);
     if (!entry) {
         pthread_mutex_unlock(&pin_lock);
         CORRAL_FATAL("corral_unpin: object %p is not pinned", (void *)object);
     }
-    if (--entry->count == 0) {
-        entry->object = PIN_TOMBSTONE;
-        pin_live--;
-        /* Shrinks only at a sixteenth: a rebuild leaves it a quarter to an eighth full,
-         * so each rebuild is paid for by as many unpins as it moves entries. */
-        if (pin_capacity > PIN_MINIMUM_CAPACITY && pin_live * 16 < pin_capacity)
-            pin_rebuild(pin_capacity_for(pin_live));
-    }
+    if (--entry->value == 0)
+        ptr_table_remove(&pins, (void *)object);
     pthread_mutex_unlock(&pin_lock);
 }
 
 size_t roots_pin_table_capacity(void)
 {
     pthread_mutex_lock(&pin_lock);
-    size_t capacity = pin_capacity;
+    size_t capacity = pins.capacity;
     pthread_mutex_unlock(&pin_lock);
     return capacity;
 }
@@ -331,16 +235,15 @@ size_t roots_pin_table_capacity(void)
 void roots_for_each_pinned_from_stw(void (*fn)(void *object, void *context), void *context)
 {
     pthread_mutex_lock(&pin_lock);
-    for (size_t i = 0; i < pin_capacity; i++)
-        if (pins[i].object && pins[i].object != PIN_TOMBSTONE)
-            fn(pins[i].object, context);
+    PTR_TABLE_FOR_EACH(entry, &pins)
+        fn(entry->key, context);
     pthread_mutex_unlock(&pin_lock);
 }
 
 bool roots_is_pinned_from_stw(const void *object)
 {
     pthread_mutex_lock(&pin_lock);
-    bool pinned = pin_find((void *)object, false) != NULL;
+    bool pinned = ptr_table_contains(&pins, object);
     pthread_mutex_unlock(&pin_lock);
     return pinned;
 }
@@ -348,9 +251,8 @@ bool roots_is_pinned_from_stw(const void *object)
 static void visit_pin_slots(corral_visit_fn visit, void *context)
 {
     pthread_mutex_lock(&pin_lock);
-    for (size_t i = 0; i < pin_capacity; i++)
-        if (pins[i].object && pins[i].object != PIN_TOMBSTONE)
-            visit(&pins[i].object, context); /* a pinned object never moves: read-only in effect */
+    PTR_TABLE_FOR_EACH(entry, &pins)
+        visit(&entry->key, context); /* a pinned object never moves: read-only in effect */
     pthread_mutex_unlock(&pin_lock);
 }
 
@@ -373,14 +275,14 @@ size_t roots_queue_unreachable_finalizable_from_stw(bool (*is_marked)(const void
     size_t queued = 0;
     pthread_mutex_lock(&finalizable.lock);
     pthread_mutex_lock(&finalize_queue.lock);
-    for (size_t i = 0; i < finalizable.count;) {
-        void *object = finalizable.items[i];
+    for (size_t i = 0; i < finalizable.pointers.count;) {
+        void *object = finalizable.pointers.items[i];
         if (is_marked(object)) {
             i++;
             continue;
         }
-        finalizable.items[i] = finalizable.items[--finalizable.count];
-        pointer_list_add_locked(&finalize_queue, object);
+        VEC_REMOVE_UNORDERED(finalizable.pointers, i);
+        VEC_PUSH(finalize_queue.pointers, object);
         resurrect(object, context);
         queued++;
     }
@@ -393,8 +295,8 @@ void roots_forward_finalizable_from_stw(void *(*forward)(void *object))
 {
     /* The queue is forwarded as a strong root (roots_visit_globals_from_stw). */
     pthread_mutex_lock(&finalizable.lock);
-    for (size_t i = 0; i < finalizable.count; i++)
-        finalizable.items[i] = forward(finalizable.items[i]);
+    for (size_t i = 0; i < finalizable.pointers.count; i++)
+        finalizable.pointers.items[i] = forward(finalizable.pointers.items[i]);
     pthread_mutex_unlock(&finalizable.lock);
 }
 
@@ -402,11 +304,11 @@ void roots_run_finalizers(void)
 {
     for (;;) {
         pthread_mutex_lock(&finalize_queue.lock);
-        if (finalize_queue.count == 0) {
+        if (finalize_queue.pointers.count == 0) {
             pthread_mutex_unlock(&finalize_queue.lock);
             return;
         }
-        void *object = finalize_queue.items[--finalize_queue.count];
+        void *object = finalize_queue.pointers.items[--finalize_queue.pointers.count];
         pthread_mutex_unlock(&finalize_queue.lock);
         /* Out of the queue the object is garbage at the next collection: a
          * finalizer must not store it anywhere (documented). */
@@ -417,13 +319,13 @@ void roots_run_finalizers(void)
 void roots_visit_globals_from_stw(corral_visit_fn visit, void *context)
 {
     pthread_mutex_lock(&global_roots.lock);
-    for (size_t i = 0; i < global_roots.count; i++)
-        if (*(void **)global_roots.items[i])
-            visit((void **)global_roots.items[i], context);
+    for (size_t i = 0; i < global_roots.pointers.count; i++)
+        if (*(void **)global_roots.pointers.items[i])
+            visit((void **)global_roots.pointers.items[i], context);
     pthread_mutex_unlock(&global_roots.lock);
     visit_pin_slots(visit, context);
     pthread_mutex_lock(&finalize_queue.lock);
-    for (size_t i = 0; i < finalize_queue.count; i++)
-        visit(&finalize_queue.items[i], context);
+    for (size_t i = 0; i < finalize_queue.pointers.count; i++)
+        visit(&finalize_queue.pointers.items[i], context);
     pthread_mutex_unlock(&finalize_queue.lock);
 }

@@ -13,7 +13,9 @@
 #include "fatal.h"
 #include "gc.h"
 #include "los.h"
+#include "ptr_table.h"
 #include "quarantine.h"
+#include "splitmix64.h"
 #include "symbolize.h"
 
 /* Set by stress_init before threads attach; read-only afterwards. */
@@ -29,14 +31,6 @@ static _Atomic uint64_t next_random_due;
 /* The generator state for alloc:random; advanced under random_lock. */
 static uint64_t random_state;
 static pthread_mutex_t random_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 /* An interval uniform in [1, 2 * mean - 1]: its mean is mean. */
 static uint64_t random_interval(void)
@@ -135,46 +129,19 @@ bool stress_allocation_due(corral_thread *self)
 
 /* ------------------------------------------------------------ poll sites */
 
-/* Poll sites already collected at: an open-addressing set of return
- * addresses. Writers: threads in the poll slow path, under sites_lock. */
+/* Poll sites already collected at (their return addresses). Writers:
+ * threads in the poll slow path, under sites_lock. */
 static pthread_mutex_t sites_lock = PTHREAD_MUTEX_INITIALIZER;
-static uintptr_t *sites;
-static size_t site_capacity, site_count;
-
-static bool site_insert_locked(uintptr_t site)
-{
-    if ((site_count + 1) * 2 > site_capacity) {
-        uintptr_t *old = sites;
-        size_t old_capacity = site_capacity;
-        site_capacity = site_capacity ? site_capacity * 2 : 1024;
-        sites = calloc(site_capacity, sizeof *sites);
-        if (!sites)
-            CORRAL_FATAL("out of memory for %zu stress poll sites", site_capacity);
-        site_count = 0;
-        for (size_t i = 0; i < old_capacity; i++)
-            if (old[i])
-                site_insert_locked(old[i]);
-        free(old);
-    }
-    for (size_t i = (site * 0x9e3779b97f4a7c15ull >> 20) & (site_capacity - 1);;
-         i = (i + 1) & (site_capacity - 1)) {
-        if (sites[i] == site)
-            return false;
-        if (!sites[i]) {
-            sites[i] = site;
-            site_count++;
-            return true;
-        }
-    }
-}
+static ptr_table sites;
 
 static void collect_at_new_poll_site(corral_thread *self)
 {
     uintptr_t site = self->anchor.return_address;
     if (!site || !self->segment)
         return; /* a C caller: not a compiled poll site */
+    bool first;
     pthread_mutex_lock(&sites_lock);
-    bool first = site_insert_locked(site);
+    ptr_table_insert(&sites, (void *)site, &first);
     pthread_mutex_unlock(&sites_lock);
     if (first) {
         note_stress_collection(self, "polls: first visit of a poll site", 0);

@@ -26,6 +26,7 @@
 #include "object.h"
 #include "roots.h"
 #include "symbolize.h"
+#include "vec.h"
 
 enum { VERIFY_REPORT_LIMIT = 10 };
 
@@ -38,15 +39,13 @@ typedef struct readable_range {
 typedef struct verifier {
     gc_cycle *cycle;
     const char *when;
-    void **stack;             /* objects to scan */
-    size_t depth, capacity;
+    VEC(void *) stack;        /* objects to scan */
     los_index large;          /* the large objects, for "is this one?" */
     uint64_t problems;
     uint64_t objects;
     const char *where;        /* what is being scanned, for reports */
     const void *where_object;
-    readable_range *readable; /* sorted */
-    size_t readable_count;
+    VEC(readable_range) readable; /* sorted */
     bool check_remembered;    /* before a minor GC: old-to-young stores recorded? */
     uint64_t missing_barriers;
 } verifier;
@@ -54,26 +53,15 @@ typedef struct verifier {
 static void collect_readable_ranges(verifier *v)
 {
     FILE *maps = fopen("/proc/self/maps", "r");
-    size_t capacity = 256;
-    v->readable = malloc(capacity * sizeof *v->readable);
-    if (!maps || !v->readable) {
-        if (maps)
-            fclose(maps);
+    if (!maps)
         return;
-    }
     char line[512];
     while (fgets(line, sizeof line, maps)) {
         unsigned long start, end;
         char perms[8];
         if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) != 3 || perms[0] != 'r')
             continue;
-        if (v->readable_count == capacity) {
-            capacity *= 2;
-            v->readable = realloc(v->readable, capacity * sizeof *v->readable);
-            if (!v->readable)
-                CORRAL_FATAL("out of memory for the verifier's address map");
-        }
-        v->readable[v->readable_count++] = (readable_range){start, end};
+        VEC_PUSH(v->readable, ((readable_range){start, end}));
     }
     fclose(maps);
 }
@@ -82,19 +70,19 @@ static void collect_readable_ranges(verifier *v)
  * listed in address order). Without a map, trust the address. */
 static bool readable(const verifier *v, const void *address, size_t size)
 {
-    if (!v->readable_count)
+    if (!v->readable.count)
         return true;
     uintptr_t a = (uintptr_t)address;
-    size_t low = 0, high = v->readable_count;
+    size_t low = 0, high = v->readable.count;
     while (low < high) {
         size_t middle = (low + high) / 2;
-        if (v->readable[middle].end <= a)
+        if (v->readable.items[middle].end <= a)
             low = middle + 1;
         else
             high = middle;
     }
-    return low < v->readable_count && v->readable[low].start <= a &&
-           a + size <= v->readable[low].end;
+    return low < v->readable.count && v->readable.items[low].start <= a &&
+           a + size <= v->readable.items[low].end;
 }
 
 static void report(verifier *v, void **slot, const void *reference, const char *problem)
@@ -138,17 +126,6 @@ static const char *reference_problem(const verifier *v, const void *reference)
         return NULL;
     }
     return "neither in the heap nor a large object";
-}
-
-static void push(verifier *v, void *object)
-{
-    if (v->depth == v->capacity) {
-        v->capacity = v->capacity ? v->capacity * 2 : 4096;
-        v->stack = realloc(v->stack, v->capacity * sizeof *v->stack);
-        if (!v->stack)
-            CORRAL_FATAL("out of memory for the verifier's stack (%zu entries)", v->capacity);
-    }
-    v->stack[v->depth++] = object;
 }
 
 /* Marks reference visited; true the first time. */
@@ -208,7 +185,7 @@ static void check_slot(void **slot, void *context)
         return;
     }
     if (first_visit(reference))
-        push(v, reference);
+        VEC_PUSH(v->stack, reference);
 }
 
 static void check_root(verifier *v, const char *where, const void *owner, void **slot)
@@ -263,12 +240,12 @@ uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
     v.where = "global root, pin or finalization entry";
     v.where_object = NULL;
     roots_visit_globals_from_stw(check_handle_or_global, &v);
-    while (v.depth)
-        scan(&v, v.stack[--v.depth]);
+    while (v.stack.count)
+        scan(&v, v.stack.items[--v.stack.count]);
     clear_visited(&v);
-    free(v.stack);
+    VEC_FREE(v.stack);
     los_index_free(&v.large);
-    free(v.readable);
+    VEC_FREE(v.readable);
     if (corral_runtime_config.log & CORRAL_LOG_VERIFY)
         fprintf(stats_log_stream(), "corral: verify %s %s gc %" PRIu64 ": %" PRIu64
                                     " objects reachable, %" PRIu64 " problems\n",

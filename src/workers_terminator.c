@@ -40,6 +40,7 @@
 #include "workers.h"
 
 #include "fatal.h"
+#include "splitmix64.h"
 #include "workers_wait.h"
 
 #include <stdlib.h>
@@ -232,22 +233,13 @@ uint64_t gc_work_queues_max_depth(const gc_work_queues *queues)
     return deepest;
 }
 
-/* splitmix64, as in the tests: cheap and good enough to spread thieves over victims. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* Two sweeps over the other workers, each from a random start: every deque is tried
  * (so work anywhere is found) and thieves spread over victims. */
 static bool try_steal_round(gc_work_queues *queues, unsigned thief, gc_task *out)
 {
     unsigned others = queues->active - 1;
     for (unsigned sweep = 0; sweep < 2 && others > 0; sweep++) {
-        unsigned start = (unsigned)(next_random(&queues->queues[thief].victim_random) % others);
+        unsigned start = (unsigned)(splitmix64(&queues->queues[thief].victim_random) % others);
         for (unsigned step = 0; step < others; step++) {
             unsigned victim = (thief + 1 + (start + step) % others) % queues->active;
             bool stolen = gc_deque_steal(&queues->queues[victim].deque, out);

@@ -1,12 +1,15 @@
 /* run_program.h — run a test program in a child with CORRAL_* settings and
  * a timeout (libuv style: a hang is a "not ok", not a hung CI), keeping
- * its stdout and stderr. Header-only, for the tests that drive programs. */
+ * its stdout and stderr; run a shell command and keep what it printed; a
+ * scratch directory for what they write. Header-only, for the tests that
+ * drive programs and tools. */
 #ifndef CORRAL_TESTS_RUN_PROGRAM_H
 #define CORRAL_TESTS_RUN_PROGRAM_H
 
 #include <fcntl.h>
 #include <poll.h>
 #include <regex.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <sys/wait.h>
 
@@ -142,6 +145,110 @@ static TAP_UNUSED void show_output(const run_result *r)
     diag("exit status %d, signal %d, timed out %d; output:\n%.3000s",
          WIFEXITED(r->status) ? WEXITSTATUS(r->status) : -1,
          WIFSIGNALED(r->status) ? WTERMSIG(r->status) : 0, r->timed_out, r->output);
+}
+
+/* ---- shell commands */
+
+/* All of stream, NUL-terminated; the caller frees it. */
+static TAP_UNUSED char *read_all(FILE *stream)
+{
+    size_t capacity = 8192, length = 0, got;
+    char *text = malloc(capacity);
+    if (!text)
+        bail_out("out of memory reading a stream");
+    while ((got = fread(text + length, 1, capacity - length - 1, stream)) > 0) {
+        length += got;
+        if (capacity - length < 1024 && !(text = realloc(text, capacity *= 2)))
+            bail_out("out of memory reading a stream (%zu bytes)", capacity);
+    }
+    text[length] = '\0';
+    return text;
+}
+
+/* The whole of the file at path (NULL if it cannot be opened); the caller frees it. */
+static TAP_UNUSED char *read_file(const char *path)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file)
+        return NULL;
+    char *text = read_all(file);
+    fclose(file);
+    return text;
+}
+
+typedef struct command_result {
+    int status;   /* exit status; -1 when killed by a signal */
+    char *output; /* stdout and stderr together */
+} command_result;
+
+/* Runs the command built from format under sh, stderr merged into stdout. */
+static TAP_UNUSED __attribute__((format(printf, 1, 2))) command_result
+run_command(const char *format, ...)
+{
+    char command[8192];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(command, sizeof command, format, args);
+    va_end(args);
+    char full[sizeof command + 16];
+    snprintf(full, sizeof full, "(%s) 2>&1", command);
+    FILE *pipe = popen(full, "r");
+    if (!pipe)
+        bail_out("popen '%s': %s", command, strerror(errno));
+    command_result result = {-1, read_all(pipe)};
+    int status = pclose(pipe);
+    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+/* Reports whether the command succeeded; on failure shows its last output. */
+static TAP_UNUSED int command_ok(const command_result *result, const char *what)
+{
+    if (!ok(result->status == 0, "%s", what)) {
+        size_t length = strlen(result->output);
+        diag("exit status %d; output%s:\n%s", result->status, length > 3000 ? " (end)" : "",
+             length > 3000 ? result->output + length - 3000 : result->output);
+        return 0;
+    }
+    return 1;
+}
+
+static TAP_UNUSED void command_result_free(command_result *result)
+{
+    free(result->output);
+    result->output = NULL;
+}
+
+/* ---- a scratch directory */
+
+/* The test's private directory, under $TMPDIR (or /tmp); removed by scratch_dir_remove. */
+static TAP_UNUSED char scratch_dir[256];
+
+static TAP_UNUSED void scratch_dir_make(const char *name)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(scratch_dir, sizeof scratch_dir, "%s/corral-%s-XXXXXX",
+             base && *base ? base : "/tmp", name);
+    if (!mkdtemp(scratch_dir))
+        bail_out("mkdtemp %s: %s", scratch_dir, strerror(errno));
+}
+
+/* A path in the scratch directory, in one of 8 static buffers used in turn. */
+static TAP_UNUSED const char *scratch_path(const char *relative)
+{
+    static char paths[8][512];
+    static int next;
+    char *path = paths[next++ % 8];
+    snprintf(path, sizeof paths[0], "%s/%s", scratch_dir, relative);
+    return path;
+}
+
+static TAP_UNUSED void scratch_dir_remove(void)
+{
+    command_result removed = run_command("rm -rf '%s'", scratch_dir);
+    if (removed.status != 0)
+        diag("could not remove %s: %s", scratch_dir, removed.output);
+    command_result_free(&removed);
 }
 
 #endif /* CORRAL_TESTS_RUN_PROGRAM_H */

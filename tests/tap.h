@@ -19,6 +19,9 @@
  *
  * Seeds: tap_seed(argc, argv) returns the seed from argv[1] or TAP_SEED, else
  * one from the clock, and prints "# seed: N" so any failure can be replayed.
+ *
+ * Also: tap_now() (monotonic seconds), tap_sleep_ns(), and TAP_UNDER_TSAN
+ * (1 in a ThreadSanitizer build, for tests that shrink their workloads).
  */
 #ifndef CORRAL_TESTS_TAP_H
 #define CORRAL_TESTS_TAP_H
@@ -197,6 +200,22 @@ static TAP_UNUSED double tap_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static TAP_UNUSED void tap_sleep_ns(uint64_t ns)
+{
+    struct timespec nap = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    nanosleep(&nap, NULL);
+}
+
+/* 1 in a ThreadSanitizer build, where tests shrink their workloads. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TAP_UNDER_TSAN 1
+#endif
+#endif
+#ifndef TAP_UNDER_TSAN
+#define TAP_UNDER_TSAN 0
+#endif
+
 /* Runs fn(arg) in a forked child with a timeout and reports one test.
  * Returns 1 when the subtest passed. */
 static TAP_UNUSED int tap_subtest(const char *name, double timeout_seconds,
@@ -235,8 +254,7 @@ static TAP_UNUSED int tap_subtest(const char *name, double timeout_seconds,
             waitpid(child, &status, 0);
             break;
         }
-        struct timespec nap = {0, 2 * 1000 * 1000};
-        nanosleep(&nap, NULL);
+        tap_sleep_ns(2 * 1000 * 1000);
     }
     kill(-child, SIGKILL); /* whatever the subtest left running */
     tap_test_number++;

@@ -10,7 +10,6 @@
 #include "coordinator.h"
 #include "entry.h"
 #include "fatal.h"
-#include "stackmap.h"
 #include "walker.h"
 
 /* Whether corral_init has run; written once by init, before threads attach. */

@@ -21,8 +21,7 @@ uint64_t monotonic_ns(void)
 
 /* Snapshot of the threads of the current stop. Written by the coordinator
  * only, while it holds the epoch; read by GC workers during the body. */
-static corral_thread **stopped_threads;
-static size_t stopped_capacity;
+static thread_list stopped_threads;
 
 void world_park_self(corral_thread *self)
 {
@@ -97,9 +96,9 @@ static void wait_until_stopped(corral_thread *thread)
 /* Waits for every registered thread; the caller holds rcu_read_lock. */
 static void stop_all_threads(stop_report *report)
 {
-    size_t count = threads_snapshot(&stopped_threads, &stopped_capacity);
+    size_t count = threads_snapshot(&stopped_threads);
     for (size_t i = 0; i < count; i++) {
-        corral_thread *thread = stopped_threads[i];
+        corral_thread *thread = stopped_threads.items[i];
         uint64_t before = monotonic_ns();
         bool was_running = read_state(thread) == THREAD_MANAGED;
         wait_until_stopped(thread);
@@ -113,7 +112,7 @@ static void stop_all_threads(stop_report *report)
         }
     }
     report->thread_count = count;
-    report->threads = stopped_threads;
+    report->threads = stopped_threads.items;
     report->stopped_ns = monotonic_ns();
     report->ttsp_ns = report->stopped_ns - report->request_ns;
 }

@@ -10,6 +10,7 @@
 #include "symbolize.h"
 #include "thread.h"
 #include "walker.h"
+#include "vec.h"
 
 typedef struct dump_context {
     int fd;
@@ -44,16 +45,15 @@ CORRAL_RUNTIME_ENTRY int corral_dump_threads(int fd)
 {
     corral_thread *self = thread_require_attached("corral_dump_threads");
     RUNTIME_ENTER(self);
-    corral_thread **threads = NULL;
-    size_t capacity = 0;
+    thread_list threads = {0};
     rcu_read_lock();
-    size_t count = threads_snapshot(&threads, &capacity);
+    size_t count = threads_snapshot(&threads);
     dump_context dump = {fd, 0};
     dprintf(fd, "corral: %zu attached threads\n", count);
     for (size_t i = 0; i < count; i++)
-        thread_handshake(self, threads[i], dump_one, &dump);
+        thread_handshake(self, threads.items[i], dump_one, &dump);
     rcu_read_unlock();
-    free(threads);
+    VEC_FREE(threads);
     RUNTIME_LEAVE(self);
     return (int)count;
 }

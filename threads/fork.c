@@ -30,7 +30,7 @@
 #include "coordinator.h"
 #include "fatal.h"
 #include "rcu_fork.h"
-#include "stackmap.h"
+#include "stackmap/registry.h"
 #include "thread.h"
 
 /* The forking thread's own, from prepare to the parent or child handler:
@@ -85,4 +85,12 @@ void fork_handlers_install(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, install);
+}
+
+/* base/rcu_fork.c knows nothing of this layer: it is told, before main and
+ * so before any thread can reach liburcu's registry (a JIT may register
+ * stackmaps before corral_init), to install the handlers on first use. */
+__attribute__((constructor)) static void install_on_first_rcu_use(void)
+{
+    rcu_fork_set_enter_hook(fork_handlers_install);
 }

@@ -4,7 +4,7 @@
  * then the stackmap registry for managed code neither names. */
 #include "symbolize.h"
 
-#include "stackmap.h"
+#include "stackmap/registry.h"
 
 #include <dlfcn.h>
 #include <elf.h>

@@ -96,9 +96,7 @@ void thread_free_handles_and_pins(corral_thread *thread)
         block = older;
     }
     thread->handles = NULL;
-    free(thread->call_pins);
-    thread->call_pins = NULL;
-    thread->call_pin_count = thread->call_pin_capacity = 0;
+    VEC_FREE(thread->call_pins);
 }
 
 void threads_forget_others_in_child(corral_thread *survivor)
@@ -115,22 +113,15 @@ void threads_forget_others_in_child(corral_thread *survivor)
     }
 }
 
-size_t threads_snapshot(corral_thread ***array, size_t *capacity)
+size_t threads_snapshot(thread_list *list)
 {
     pthread_mutex_lock(&registry_lock);
-    size_t count = 0;
+    list->count = 0;
     corral_thread *thread;
-    cds_list_for_each_entry(thread, &corral_thread_list, link) {
-        if (count == *capacity) {
-            *capacity = *capacity ? *capacity * 2 : 64;
-            *array = realloc(*array, *capacity * sizeof **array);
-            if (!*array)
-                CORRAL_FATAL("out of memory for a snapshot of %zu threads", *capacity);
-        }
-        (*array)[count++] = thread;
-    }
+    cds_list_for_each_entry(thread, &corral_thread_list, link)
+        VEC_PUSH(*list, thread);
     pthread_mutex_unlock(&registry_lock);
-    return count;
+    return list->count;
 }
 
 size_t threads_count_estimate(void)

@@ -50,6 +50,8 @@
 #include <urcu/list.h>
 #include <urcu/rculist.h>
 
+#include "vec.h"
+
 enum thread_state {
     THREAD_MANAGED = 0,
     THREAD_UNMANAGED = 1,
@@ -115,8 +117,7 @@ typedef struct corral_thread {
     /* Objects pinned for the duration of one call (src/call_pins.c): a stack,
      * since such pins nest with the calls. The collector reads them, like the
      * handles, only once the thread is stopped. */
-    void **call_pins;
-    uint32_t call_pin_count, call_pin_capacity;
+    VEC(void *) call_pins;
     uint64_t parked_at_ns;    /* when it last stopped (for TTSP) */
 
     /* --- identity, fixed after attach */
@@ -173,10 +174,11 @@ void thread_unregister_self(void);
     cds_list_for_each_entry_rcu(thread, &corral_thread_list, link)
 extern struct cds_list_head corral_thread_list;
 size_t threads_count_estimate(void);
-/* Copies the registered threads into *array (grown as needed) under the
- * registry lock; returns how many. The caller holds rcu_read_lock until it is
- * done with the records. */
-size_t threads_snapshot(corral_thread ***array, size_t *capacity);
+typedef VEC(corral_thread *) thread_list;
+/* Replaces list's contents with the registered threads, under the registry
+ * lock; returns how many. The caller holds rcu_read_lock until it is done
+ * with the records. */
+size_t threads_snapshot(thread_list *list);
 /* Frees what a thread record owns besides itself: its handle blocks and its
  * call-pin stack (at detach; in a fork child, for the threads left behind). */
 void thread_free_handles_and_pins(corral_thread *thread);

@@ -6,35 +6,19 @@
 
 #include "fatal.h"
 #include "frame_x86_64.h"
-#include "stackmap.h"
+#include "stackmap/registry.h"
 #include "symbolize.h"
-
-/* Grows a root array to hold at least needed elements of element_size. */
-static void *roots_grow(void *array, size_t *capacity, size_t needed, size_t element_size)
-{
-    if (needed <= *capacity)
-        return array;
-    size_t grown = *capacity ? *capacity * 2 : 256;
-    while (grown < needed)
-        grown *= 2;
-    array = realloc(array, grown * element_size);
-    if (!array)
-        CORRAL_FATAL("out of memory for %zu stack roots", grown);
-    *capacity = grown;
-    return array;
-}
+#include "vec.h"
 
 static void add_base(thread_roots *roots, void **slot)
 {
-    roots->bases = roots_grow(roots->bases, &roots->base_capacity, roots->base_count + 1,
-                              sizeof *roots->bases);
+    ARRAY_RESERVE(roots->bases, roots->base_capacity, roots->base_count + 1);
     roots->bases[roots->base_count++] = slot;
 }
 
 static void add_derived(thread_roots *roots, void **base, void **derived)
 {
-    roots->derived = roots_grow(roots->derived, &roots->derived_capacity,
-                                roots->derived_count + 1, sizeof *roots->derived);
+    ARRAY_RESERVE(roots->derived, roots->derived_capacity, roots->derived_count + 1);
     roots->derived[roots->derived_count++] = (root_pair){base, derived};
 }
 

@@ -1,7 +1,7 @@
 /* hello_polls.c — the corral pass as a library, the way a JIT calls it on
  * a module it built in memory (examples/vm/jit_engine.c goes on to generate
  * code and register its stackmaps). Links corral::polls. */
-#include <corral/polls.h>
+#include <corral/safepoint_pass.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/IRReader.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  *
  *   tiny_program ─ jit_emit.c ─> LLVM IR: values are ptr addrspace(1),
  *        allocation is the TLAB bump of corral/alloc.h written out in IR
- *   ─ corral_polls_run (corral/polls.h) ─> polls + statepoints
+ *   ─ corral_polls_run (corral/safepoint_pass.h) ─> polls + statepoints
  *   ─ MCJIT (jit_engine.c) ─> code in memory; its memory manager keeps the
  *        address of the .llvm_stackmaps section it allocates
  *   ─ corral_register_stackmaps ─> the walker knows every frame of the code

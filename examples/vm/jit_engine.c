@@ -14,7 +14,7 @@
 #include <corral.h>
 #include <corral/abi.h>
 #include <corral/jit.h>
-#include <corral/polls.h>
+#include <corral/safepoint_pass.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/ExecutionEngine.h>
 #include <llvm-c/Support.h>

@@ -1,7 +1,7 @@
 /* test_demo.c — the example VM (examples/vm, built as corral-demo) runs its
  * programs in 4 threads, interpreted and compiled, with correct results:
  * as the README's first command runs it, and under GC stress. */
-#include "run_command.h"
+#include "run_program.h"
 
 /* The number in "...; N collections in all, ..." of the demo's last line. */
 static long collections_in(const char *output)

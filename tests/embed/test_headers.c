@@ -2,7 +2,7 @@
  * (-Wall -Wextra -Werror, and -pedantic) with gcc, clang, g++ and clang++,
  * and the program built from them runs against libcorral. A compiler that is
  * not installed is a skip, not a pass. */
-#include "run_command.h"
+#include "run_program.h"
 
 typedef struct compiler {
     const char *command; /* looked up on PATH */
@@ -48,12 +48,9 @@ static void compile_with(const compiler *c, const char *work)
 
 int main(void)
 {
-    char work[] = "/tmp/corral-headers-XXXXXX";
-    if (!mkdtemp(work))
-        bail_out("mkdtemp: %s", strerror(errno));
+    scratch_dir_make("headers");
     for (size_t i = 0; i < sizeof compilers / sizeof compilers[0]; i++)
-        compile_with(&compilers[i], work);
-    command_result cleanup = run_command("rm -rf '%s'", work);
-    free(cleanup.output);
+        compile_with(&compilers[i], scratch_dir);
+    scratch_dir_remove();
     return done_testing();
 }

@@ -2,27 +2,16 @@
  * outside the source tree the two ways a VM's build finds it:
  * find_package(corral) (examples/hello, C and managed C) and
  * pkg-config --cflags --libs corral. */
-#include "run_command.h"
+#include "run_program.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The scratch directory: prefix/ is the install, the rest are builds. */
-static char work[256];
-
-static const char *path_in(const char *relative)
-{
-    static char paths[8][512];
-    static int next;
-    char *path = paths[next++ % 8];
-    snprintf(path, 512, "%s/%s", work, relative);
-    return path;
-}
-
+/* In the scratch directory, prefix/ is the install, the rest are builds. */
 static int exists(const char *relative)
 {
     struct stat info;
-    return stat(path_in(relative), &info) == 0;
+    return stat(scratch_path(relative), &info) == 0;
 }
 
 /* The build tree has install rules only once cmake/Install.cmake is included. */
@@ -39,12 +28,12 @@ static void install_into_prefix(void *unused)
     (void)unused;
     command_result install =
         run_command("'%s' --install '%s' --prefix '%s'", CMAKE_COMMAND_PATH, BUILD_DIR,
-                    path_in("prefix"));
+                    scratch_path("prefix"));
     command_ok(&install, "cmake --install");
     command_result_free(&install);
     static const char *const expected[] = {
         "prefix/include/corral.h",      "prefix/include/corral/alloc.h",
-        "prefix/include/corral/abi.h",  "prefix/include/corral/polls.h",
+        "prefix/include/corral/abi.h",  "prefix/include/corral/safepoint_pass.h",
         "prefix/lib/libcorral.a",       "prefix/lib/libcorral.so",
         "prefix/lib/libcorral_polls.a", "prefix/bin/corralc",
         "prefix/bin/corral-opt",        "prefix/lib/cmake/corral/corralConfig.cmake",
@@ -71,13 +60,14 @@ static void find_package_project_with(const char *generator, const char *dir)
     command_result configure = run_command(
         "'%s' -G '%s' -S '%s/examples/hello' -B '%s' -DCMAKE_PREFIX_PATH='%s' "
         "-DCMAKE_C_COMPILER='%s'",
-        CMAKE_COMMAND_PATH, generator, SOURCE_DIR, path_in(dir), path_in("prefix"), C_COMPILER);
+        CMAKE_COMMAND_PATH, generator, SOURCE_DIR, scratch_path(dir), scratch_path("prefix"),
+        C_COMPILER);
     int configured = generator_command_ok(&configure, generator,
                                           "configure examples/hello with find_package(corral)");
     command_result_free(&configure);
     if (!configured)
         return;
-    command_result build = run_command("'%s' --build '%s'", CMAKE_COMMAND_PATH, path_in(dir));
+    command_result build = run_command("'%s' --build '%s'", CMAKE_COMMAND_PATH, scratch_path(dir));
     int built = generator_command_ok(&build, generator, "build it: corral::corral and corralc");
     /* Make only warns of a target that depends on itself. */
     ok(!strstr(build.output, "ircular") && !strstr(build.output, "multiple rules"),
@@ -89,8 +79,8 @@ static void find_package_project_with(const char *generator, const char *dir)
         return;
     /* A header the managed source includes changed: its object is rebuilt. */
     command_result rebuild = run_command("sleep 1 && touch '%s' && '%s' --build '%s'",
-                                         path_in("prefix/include/corral/alloc.h"),
-                                         CMAKE_COMMAND_PATH, path_in(dir));
+                                         scratch_path("prefix/include/corral/alloc.h"),
+                                         CMAKE_COMMAND_PATH, scratch_path(dir));
     ok(rebuild.status == 0 && strstr(rebuild.output, "corralc hello_managed"),
        "%s: a changed header rebuilds the managed object", generator);
     if (rebuild.status != 0 || !strstr(rebuild.output, "corralc hello_managed"))
@@ -98,19 +88,19 @@ static void find_package_project_with(const char *generator, const char *dir)
     command_result_free(&rebuild);
     char program[256];
     snprintf(program, sizeof program, "%s/hello", dir);
-    command_result hello = run_command("'%s'", path_in(program));
+    command_result hello = run_command("'%s'", scratch_path(program));
     generator_command_ok(&hello, generator, "hello (plain C, linked with corral::corral) runs");
     like_str(hello.output, "hello: ok", "and its four threads' lists are intact");
     command_result_free(&hello);
     snprintf(program, sizeof program, "%s/hello_managed", dir);
-    command_result managed = run_command("'%s'", path_in(program));
+    command_result managed = run_command("'%s'", scratch_path(program));
     generator_command_ok(&managed, generator,
                          "hello_managed (managed C by the installed corralc, plain C by CMake) "
                          "runs");
     like_str(managed.output, "hello_managed: ok", "and its trees are intact");
     command_result_free(&managed);
     snprintf(program, sizeof program, "%s/hello_polls", dir);
-    command_result polls = run_command("'%s'", path_in(program));
+    command_result polls = run_command("'%s'", scratch_path(program));
     generator_command_ok(&polls, generator,
                          "hello_polls (linked with corral::polls) runs the pass");
     like_str(polls.output, "hello_polls: ok", "and finds the module safe");
@@ -128,15 +118,16 @@ static void pkg_config_build(void *unused)
     (void)unused;
     const char *pc = "PKG_CONFIG_PATH='%s/prefix/lib/pkgconfig' pkg-config";
     char pkg_config[512];
-    snprintf(pkg_config, sizeof pkg_config, pc, work);
+    snprintf(pkg_config, sizeof pkg_config, pc, scratch_dir);
     command_result build = run_command(
         "%s --exists corral && '%s' -O2 '%s/examples/hello/hello.c' -o '%s' "
         "$(%s --cflags --libs corral) -Wl,-rpath,\"$(%s --variable=libdir corral)\"",
-        pkg_config, C_COMPILER, SOURCE_DIR, path_in("hello-pkg-config"), pkg_config, pkg_config);
+        pkg_config, C_COMPILER, SOURCE_DIR, scratch_path("hello-pkg-config"), pkg_config,
+        pkg_config);
     int built = command_ok(&build, "cc hello.c $(pkg-config --cflags --libs corral)");
     command_result_free(&build);
     if (built) {
-        command_result hello = run_command("'%s'", path_in("hello-pkg-config"));
+        command_result hello = run_command("'%s'", scratch_path("hello-pkg-config"));
         command_ok(&hello, "it runs against the installed libcorral.so");
         like_str(hello.output, "hello: ok", "with correct results");
         command_result_free(&hello);
@@ -161,11 +152,8 @@ int main(void)
         skip(4, "no install rules: the top-level CMakeLists.txt must include(cmake/Install.cmake)");
         return done_testing();
     }
-    const char *base = getenv("TMPDIR");
-    snprintf(work, sizeof work, "%s/corral-embed-XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(work))
-        bail_out("mkdtemp %s: %s", work, strerror(errno));
-    diag("scratch directory %s", work);
+    scratch_dir_make("embed");
+    diag("scratch directory %s", scratch_dir);
     if (tap_subtest("cmake --install: headers, libraries, tools, CMake package, corral.pc", 120,
                     install_into_prefix, NULL)) {
         tap_subtest("an outside project with find_package(corral) builds and runs (Make)", 600,
@@ -177,7 +165,6 @@ int main(void)
     } else {
         skip(3, "nothing installed");
     }
-    command_result cleanup = run_command("rm -rf '%s'", work);
-    command_result_free(&cleanup);
+    scratch_dir_remove();
     return done_testing();
 }

@@ -3,9 +3,7 @@
  * frames are on the stack during collections that move every object
  * (CORRAL_GC_STRESS=move-all); loaded by dlopen, and linked at start-up
  * (the constructor then runs before corral_init), at -O0 and -O2. */
-#include "run_command.h"
-
-static char work[] = "/tmp/corral-shared-XXXXXX";
+#include "run_program.h"
 
 /* Builds the library at level, the host either way, and runs it. */
 static void library_at(const char *level, int linked)
@@ -19,7 +17,7 @@ static void library_at(const char *level, int linked)
         "'%s/tests/embed/shared/managed_library.c' -o %s && "
         "%s -Wall -Wextra -Werror %s -I'%s/include' '%s/tests/embed/shared/host.c' -o %s %s "
         "-L'%s' -lcorral -ldl -Wl,-rpath,'%s'",
-        work, CORRALC, level, SOURCE_DIR, SOURCE_DIR, library, C_COMPILER,
+        scratch_dir, CORRALC, level, SOURCE_DIR, SOURCE_DIR, library, C_COMPILER,
         linked ? "-DHOST_LINKED" : "", SOURCE_DIR, SOURCE_DIR, host, linked ? library : "",
         LIBRARY_DIR, LIBRARY_DIR);
     if (!ok(build.status == 0, "%s: corralc -shared builds the library; the host links (%s)",
@@ -27,8 +25,8 @@ static void library_at(const char *level, int linked)
         diag("%s", build.output);
     free(build.output);
     command_result run =
-        run_command("cd '%s' && LD_LIBRARY_PATH=. CORRAL_GC_STRESS=move-all ./%s %s", work, host,
-                    linked ? "" : library);
+        run_command("cd '%s' && LD_LIBRARY_PATH=. CORRAL_GC_STRESS=move-all ./%s %s",
+                    scratch_dir, host, linked ? "" : library);
     unsigned long long collections = 0, moved = 0;
     long wrong = -1;
     const char *line = strstr(run.output, "wrong ");
@@ -43,12 +41,10 @@ static void library_at(const char *level, int linked)
 
 int main(void)
 {
-    if (!mkdtemp(work))
-        bail_out("mkdtemp: %s", strerror(errno));
+    scratch_dir_make("shared");
     library_at("-O0", 0);
     library_at("-O2", 0);
     library_at("-O2", 1);
-    command_result cleanup = run_command("rm -rf '%s'", work);
-    free(cleanup.output);
+    scratch_dir_remove();
     return done_testing();
 }

@@ -4,7 +4,7 @@
  * symbols: every defined one starts with corral_, and is a name the public
  * headers declare; every function and variable those headers declare (not
  * static inline) is defined. */
-#include "run_command.h"
+#include "run_program.h"
 
 #include <stdbool.h>
 

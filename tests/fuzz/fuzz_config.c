@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "fatal.h" /* corral_error_message: what corral_last_error() returns */
 
 enum { MAX_ENTRIES = 64 };
 
@@ -127,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (status == CORRAL_OK)
         check_accepted(&config);
     else
-        CHECK(status == CORRAL_ERROR_CONFIG && corral_last_error()[0] != '\0');
+        CHECK(status == CORRAL_ERROR_CONFIG && corral_error_message()[0] != '\0');
     free(copy);
     return 0;
 }

@@ -34,7 +34,7 @@
  *   BUILD/fuzz/fuzz_corral_opt -dict=tests/fuzz/corral_opt.dict -max_len=65536 \
  *       CORPUS tests/fuzz/corpus/corral_opt tests/polls/ir
  */
-#include "corral/polls.h"
+#include "corral/safepoint_pass.h"
 #include "emit.h"
 
 #include <llvm-c/Analysis.h>

@@ -9,7 +9,7 @@
  * Build: cmake -DCORRAL_FUZZ=ON -DCMAKE_C_COMPILER=clang-19 ..., target fuzz_stackmap.
  * Run:   build/fuzz/fuzz_stackmap -max_total_time=60 CORPUS_COPY tests/fuzz/corpus/stackmap
  */
-#include "stackmap.h"
+#include "stackmap/parse.h"
 
 #include <inttypes.h>
 #include <stdio.h>

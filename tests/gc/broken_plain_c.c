@@ -22,14 +22,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-typedef struct node {
-    corral_header header;
-    struct node *next;
-    long value;
-} node;
+#include "../c_trees.h"
 
-static const uint32_t node_refs[] = {offsetof(node, next)};
-static const corral_type node_type = CORRAL_STRUCT_TYPE("node", node, node_refs);
 static const corral_type big_type = CORRAL_DATA_ARRAY_TYPE("long[] big", long);
 
 static node *cache;               /* the bug: never corral_global_root_add'ed */
@@ -49,11 +43,11 @@ __attribute__((noinline)) long broken_plain_global(void)
     for (int i = 0; i < 100; i++)
         new_node(-1); /* garbage below the object, so it slides */
     corral_handle keep = corral_handle_new(new_node(42));
-    corral_handle next = corral_handle_new(new_node(7));
-    ((node *)*keep)->next = *next;
+    corral_handle child = corral_handle_new(new_node(7));
+    ((node *)*keep)->left = *child;
     cache = *keep;
     corral_collect();
-    long result = ((node *)*keep)->value + cache->value + cache->next->value;
+    long result = ((node *)*keep)->value + cache->value + cache->left->value;
     corral_handle_scope_close(scope);
     return result;
 }

@@ -30,28 +30,11 @@ static node *leaf(long value)
     return n;
 }
 
-/* A tree built top-down with the barrier: each child is stored into a
- * parent that a collection inside the recursion may have made old. */
-static node *tree_with_barrier(int depth)
-{
-    corral_handle_scope scope = corral_handle_scope_open();
-    corral_handle self = corral_handle_new(leaf(depth));
-    if (depth > 0) {
-        node *left = tree_with_barrier(depth - 1);
-        corral_store_ref(*self, (corral_ref *)&((node *)*self)->left, left);
-        node *right = tree_with_barrier(depth - 1);
-        corral_store_ref(*self, (corral_ref *)&((node *)*self)->right, right);
-    }
-    node *result = *self;
-    corral_handle_scope_close(scope);
-    return result;
-}
-
 static void young_garbage_reclaimed(void *arg)
 {
     test_start(arg, true);
     corral_handle_scope scope = corral_handle_scope_open();
-    corral_handle keep = corral_handle_new(tree_with_barrier(12));
+    corral_handle keep = corral_handle_new(make_tree(12));
     for (int i = 0; i < 400000; i++)
         leaf(i); /* 32 bytes each: 12 MiB of garbage through a 1 MiB nursery */
     corral_stats stats = stats_now();
@@ -69,7 +52,7 @@ static void old_to_young_kept(void *arg)
 {
     test_start(arg, true);
     corral_handle_scope scope = corral_handle_scope_open();
-    corral_handle old = corral_handle_new(tree_with_barrier(10));
+    corral_handle old = corral_handle_new(make_tree(10));
     corral_collect(); /* now every node of it is old */
     uint64_t minors = stats_now().minor_collections;
     bool intact = true;

@@ -13,41 +13,21 @@
  * Plain C, so this also runs in the sanitizer legs. */
 #include <stdbool.h>
 
-#include "run_program.h"
-#include "tap.h"
+#include "corral_test.h"
 
 static void caught(const char *what, const char *argument, const char *other_modes,
                    const char *outcome, const char *function, const char *right_answer)
 {
-    char settings[256], pattern[256], symbol[128];
-    snprintf(settings, sizeof settings, "CORRAL_GC_STRESS=quarantine,%s", other_modes);
-    run_result bad = run_program_with(PLAIN_C_PROGRAM, argument, settings, 60);
-    if (!ok(!bad.timed_out && WIFSIGNALED(bad.status) && WTERMSIG(bad.status) == SIGABRT,
-            "%s: under quarantine,%s it dies by SIGABRT", what, other_modes))
-        show_output(&bad);
-    snprintf(pattern, sizeof pattern,
-             "^corral: stale reference: address 0x[0-9a-f]+ was %s by GC [0-9]+ ", outcome);
-    if (!ok(output_matches(bad.output, pattern), "%s: the report says: address A was %s by GC n", what,
-            outcome))
-        show_output(&bad);
-    snprintf(symbol, sizeof symbol, "corral: stale reference: at %s+0x", function);
-    like_str(bad.output, symbol, "%s: the faulting code is named (%s)", what, function);
-    snprintf(settings, sizeof settings, "CORRAL_GC_STRESS=%s", other_modes);
-    run_result quiet = run_program_with(PLAIN_C_PROGRAM, argument, settings, 60);
-    if (!ok(!quiet.timed_out && WIFEXITED(quiet.status) &&
-                !strstr(quiet.output, "stale reference"),
-            "%s: without quarantine (%s) nothing reports it: exits %d", what, other_modes,
-            WIFEXITED(quiet.status) ? WEXITSTATUS(quiet.status) : -1))
-        show_output(&quiet);
+    char *quiet = quarantine_catches(what, PLAIN_C_PROGRAM, argument, other_modes, outcome,
+                                     function);
     /* The result is the last line: right by luck, or whatever the old address held. */
-    size_t length = strlen(quiet.output);
-    while (length && quiet.output[length - 1] == '\n')
-        quiet.output[--length] = '\0';
-    const char *last = strrchr(quiet.output, '\n');
+    size_t length = strlen(quiet);
+    while (length && quiet[length - 1] == '\n')
+        quiet[--length] = '\0';
+    const char *last = strrchr(quiet, '\n');
     diag("%s: without quarantine it printed %s (the right answer is %s)", what,
-         last ? last + 1 : quiet.output, right_answer);
-    free(bad.output);
-    free(quiet.output);
+         last ? last + 1 : quiet, right_answer);
+    free(quiet);
 }
 
 int main(void)

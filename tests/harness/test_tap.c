@@ -2,6 +2,7 @@
  * passing test, a failing one, a skip, a subtest that times out, one that
  * crashes) and checks the exact TAP each prints, so a broken harness cannot
  * report PASS for the rest of the suite. */
+#include "run_program.h"
 #include "tap.h"
 
 #include <stdio.h>
@@ -71,23 +72,13 @@ static int run_sample(const char *mode)
 }
 
 /* Runs this binary in a sample mode; returns its stdout (and its stderr, when
- * with_stderr) and its exit status. */
+ * with_stderr), kept to the end of the test, and its exit status. */
 static char *capture(const char *self, const char *mode, int with_stderr, int *status)
 {
-    char command[4096];
-    snprintf(command, sizeof command, "'%s' --sample %s %s", self, mode,
-             with_stderr ? "2>&1" : "2>/dev/null");
-    FILE *pipe = popen(command, "r");
-    if (!pipe)
-        bail_out("popen '%s': %s", command, strerror(errno));
-    static char buffer[16][8192];
-    static int next;
-    char *out = buffer[next++ % 16];
-    size_t used = fread(out, 1, sizeof buffer[0] - 1, pipe);
-    out[used] = '\0';
-    int raw = pclose(pipe);
-    *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    return out;
+    command_result result =
+        run_command("'%s' --sample %s%s", self, mode, with_stderr ? "" : " 2>/dev/null");
+    *status = result.status;
+    return result.output;
 }
 
 int main(int argc, char **argv)

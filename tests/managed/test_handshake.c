@@ -7,27 +7,13 @@
 #include <stdatomic.h>
 
 #include "corral_test.h"
+#include "spinner.h"
 #include "trees.h"
 
 CORRAL_UNMANAGED long unmanaged_blocking_read(int fd);
 
 static atomic_int stop_flag;
-static volatile unsigned long sink;
 static int wake_pipe[2];
-
-static void *spinner(void *arg)
-{
-    (void)arg;
-    unsigned long x = 88172645463325252ul;
-    while (!atomic_load_explicit(&stop_flag, memory_order_relaxed))
-        for (int i = 0; i < 100000; i++) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-        }
-    sink = x;
-    return NULL;
-}
 
 static void *blocked(void *arg)
 {
@@ -51,7 +37,7 @@ static void dumps(void *arg)
     if (pipe(wake_pipe) != 0)
         bail_out("pipe");
     pthread_t threads[3];
-    corral_thread_create(&threads[0], spinner, NULL);
+    corral_thread_create(&threads[0], spinner, &stop_flag);
     corral_thread_create(&threads[1], blocked, NULL);
     corral_thread_create(&threads[2], allocator, NULL);
     nanosleep(&(struct timespec){0, 20000000}, NULL);
@@ -69,11 +55,8 @@ static void dumps(void *arg)
     for (int i = 0; i < 3; i++)
         pthread_join(threads[i], NULL);
     fflush(out);
-    long size = ftell(out);
-    char *text = malloc((size_t)size + 1);
     rewind(out);
-    size_t got = fread(text, 1, (size_t)size, out);
-    text[got] = '\0';
+    char *text = read_all(out);
     ok(dumps_done == 200 && listed == 4, "200 dumps of 4 threads while they run (%d listed)",
        listed);
     ok(strstr(text, "spinner+") != NULL, "a thread in a call-free loop was stopped at its poll");

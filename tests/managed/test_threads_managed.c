@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 
 #include "corral_test.h"
+#include "spinner.h"
 #include "trees.h"
 
 /* Plain C from unmanaged_helpers.c. */
@@ -85,24 +86,6 @@ static void mutators_case(void *arg)
 
 /* ----------------------------------------------------------- coexistence */
 
-static volatile unsigned long spin_sink;
-
-/* No calls, no allocation: only the pass's loop polls let a GC in. */
-static void *spinner(void *arg)
-{
-    (void)arg;
-    unsigned long x = 88172645463325252ul;
-    while (!atomic_load_explicit(&stop_flag, memory_order_relaxed)) {
-        for (int i = 0; i < 100000; i++) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-        }
-    }
-    spin_sink = x;
-    return NULL;
-}
-
 static int wake_pipe[2];
 
 /* Blocked in C read() until the end: must never hold up a collection. */
@@ -177,7 +160,7 @@ static void coexistence_case(void *arg)
     if (pipe(wake_pipe) != 0)
         bail_out("pipe");
     pthread_t threads[5];
-    corral_thread_create(&threads[0], spinner, NULL);
+    corral_thread_create(&threads[0], spinner, &stop_flag);
     corral_thread_create(&threads[1], blocked_reader, NULL);
     corral_thread_create(&threads[2], callback_chain, NULL);
     corral_thread_create(&threads[3], churner, NULL);
@@ -227,7 +210,7 @@ static void *billion_iterations(void *arg)
         x ^= x >> 7;
         x ^= x << 17;
     }
-    spin_sink = x;
+    spinner_sink = x;
     atomic_store(&loop_done, 1);
     return NULL;
 }

@@ -1,9 +1,9 @@
-/* test_api.c — the pass as a library (corral/polls.h), the way a JIT uses
+/* test_api.c — the pass as a library (corral/safepoint_pass.h), the way a JIT uses
  * it: a module built in memory, options in a struct, diagnostics and the
  * poll report back as data. */
 #include "tap.h"
 
-#include <corral/polls.h>
+#include <corral/safepoint_pass.h>
 
 #include <llvm-c/Core.h>
 #include <llvm-c/IRReader.h>

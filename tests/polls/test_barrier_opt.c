@@ -3,25 +3,18 @@
  * pass can prove it unneeded (a constant, an object allocated since the last
  * safepoint), one again after a safepoint; the counts in the report; and no
  * barrier at all without the switch. */
-#include "tool_run.h"
-
-#ifndef CORRAL_OPT
-#error "CORRAL_OPT (path of corral-opt) must be defined by the build"
-#endif
-#ifndef POLLS_IR_DIR
-#error "POLLS_IR_DIR (tests/polls/ir) must be defined by the build"
-#endif
+#include "ir_text.h"
 
 #define CARD_MARK "store atomic i8 1, ptr"
 #define OUTSIDE_CALL "call void @corral_write_barrier_outside_heap("
 #define RANGE_CALL "call void @corral_write_barrier_range("
 
-static char *opt_ir(const char *args, tool_result *result)
+static char *opt_ir(const char *args, command_result *result)
 {
-    const char *output = tool_temp("out.ll");
+    const char *output = scratch_path("out.ll");
     remove(output);
-    *result = tool_run("%s %s %s/barrier.ll -o %s", CORRAL_OPT, args, POLLS_IR_DIR, output);
-    return result->status == 0 ? tool_read_file(output) : NULL;
+    *result = run_command("%s %s %s/barrier.ll -o %s", CORRAL_OPT, args, POLLS_IR_DIR, output);
+    return result->status == 0 ? read_file(output) : NULL;
 }
 
 static int marks_in(const char *ir, const char *function)
@@ -47,12 +40,12 @@ static int reported(const char *output, const char *function, int *elided)
 
 static void test_barriers(void)
 {
-    tool_result result;
+    command_result result;
     char *ir = opt_ir("--write-barrier --report-poll-distance", &result);
     ok(ir != NULL, "barrier.ll: corral-opt --write-barrier succeeds");
     if (!ir) {
         diag("%s", result.output);
-        tool_result_free(&result);
+        command_result_free(&result);
         return;
     }
     like_str(ir, "@corral_barrier = external hidden global",
@@ -101,25 +94,25 @@ static void test_barriers(void)
     is_int(reported(result.output, "store_null", &elided), 0, "report: store_null 0 barriers");
     is_int(elided, 1, "report: store_null 1 elided");
     free(ir);
-    tool_result_free(&result);
+    command_result_free(&result);
 }
 
 static void test_off_by_default(void)
 {
-    tool_result result;
+    command_result result;
     char *ir = opt_ir("--report-poll-distance", &result);
     ok(ir && !strstr(ir, "corral_barrier") && !strstr(ir, "corral_write_barrier"),
        "without --write-barrier: no barrier anywhere");
     ok(!strstr(result.output, "write barriers"), "and no barrier counts in the report");
     free(ir);
-    tool_result_free(&result);
+    command_result_free(&result);
 }
 
 int main(void)
 {
-    tool_make_temp_dir();
+    scratch_dir_make("polls-test");
     test_barriers();
     test_off_by_default();
-    tool_remove_temp_dir();
+    scratch_dir_remove();
     return done_testing();
 }

@@ -2,15 +2,11 @@
  * bitcode, linked later), several managed files in one module, --emit-llvm,
  * -S, temporary files, and clear errors for a missing file, a bad flag, a
  * clang error, an unknown input and a managed-C rule violation. */
-#include "tool_run.h"
-
-#ifndef CORRALC
-#error "CORRALC (path of corralc) must be defined by the build"
-#endif
+#include "ir_text.h"
 
 static const char *write_source(const char *name, const char *text)
 {
-    const char *path = tool_temp(name);
+    const char *path = scratch_path(name);
     FILE *file = fopen(path, "w");
     if (!file)
         bail_out("cannot write %s: %s", path, strerror(errno));
@@ -20,9 +16,9 @@ static const char *write_source(const char *name, const char *text)
 }
 
 /* corralc with the fake runtime, in the scratch directory. */
-static tool_result corralc(const char *args)
+static command_result corralc(const char *args)
 {
-    return tool_run("cd %s && TMPDIR=%s %s --runtime=%s -I%s %s", tool_temp_dir, tool_temp_dir,
+    return run_command("cd %s && TMPDIR=%s %s --runtime=%s -I%s %s", scratch_dir, scratch_dir,
                     CORRALC, FAKE_RUNTIME, POLLS_TEST_DIR, args);
 }
 
@@ -44,24 +40,24 @@ static void test_separate_compilation(void)
 {
     write_source("main.c", main_source);
     write_source("helper.c", helper_source);
-    tool_result result = corralc("-O2 -c helper.c -o helper.o");
+    command_result result = corralc("-O2 -c helper.c -o helper.o");
     is_int(result.status, 0, "-c compiles one file");
-    tool_result_free(&result);
-    char *bytes = tool_read_file(tool_temp("helper.o"));
+    command_result_free(&result);
+    char *bytes = read_file(scratch_path("helper.o"));
     ok(bytes && memcmp(bytes, "BC\xc0\xde", 4) == 0, "-c output is LLVM bitcode");
     free(bytes);
     result = corralc("-O2 main.c helper.o -o program && ./program");
     ok(result.status == 0 && strstr(result.output, "total 999000"),
        "a bitcode .o links with a .c file and runs");
-    tool_result_free(&result);
+    command_result_free(&result);
 }
 
 static void test_one_module(void)
 {
-    tool_result result = corralc("-O0 --emit-llvm main.c helper.c -o linked.ll");
+    command_result result = corralc("-O0 --emit-llvm main.c helper.c -o linked.ll");
     is_int(result.status, 0, "--emit-llvm writes the processed module");
-    tool_result_free(&result);
-    char *ir = tool_read_file(tool_temp("linked.ll"));
+    command_result_free(&result);
+    char *ir = read_file(scratch_path("linked.ll"));
     like_str(ir, "gc \"coreclr\"", "managed functions carry the gc strategy");
     like_str(ir, "elementtype(i64 (i64)) @twice", "a call into another managed file is a direct statepoint");
     ok(ir && !strstr(ir, "corral.unmanaged.twice"), "no wrapper for a managed callee");
@@ -69,67 +65,67 @@ static void test_one_module(void)
     free(ir);
 
     result = corralc("-O2 -S main.c helper.c -o linked.s");
-    char *text = tool_read_file(tool_temp("linked.s"));
+    char *text = read_file(scratch_path("linked.s"));
     ok(result.status == 0 && text && strstr(text, "cmpq\t$0, corral_poll_page(%rip)"),
        "-S writes assembly with the one-compare poll");
     free(text);
-    tool_result_free(&result);
+    command_result_free(&result);
 }
 
 static int count_temp_dirs(void)
 {
-    tool_result result = tool_run("ls -d %s/corralc-* 2>/dev/null | wc -l", tool_temp_dir);
+    command_result result = run_command("ls -d %s/corralc-* 2>/dev/null | wc -l", scratch_dir);
     int count = atoi(result.output);
-    tool_result_free(&result);
+    command_result_free(&result);
     return count;
 }
 
 static void test_temporaries(void)
 {
-    tool_result result = corralc("-O1 -v main.c helper.c -o program");
+    command_result result = corralc("-O1 -v main.c helper.c -o program");
     ok(result.status == 0 && strstr(result.output, "corral-opt") &&
            strstr(result.output, "--rename-section") && strstr(result.output, "-emit-llvm"),
        "-v prints the clang, corral-opt, objcopy and link commands");
-    tool_result_free(&result);
+    command_result_free(&result);
     is_int(count_temp_dirs(), 0, "temporary files are removed");
     result = corralc("-O1 --keep-temps main.c helper.c -o program");
     ok(result.status == 0 && strstr(result.output, "temporary files kept in"),
        "--keep-temps says where the files are");
-    tool_result_free(&result);
+    command_result_free(&result);
     is_int(count_temp_dirs(), 1, "--keep-temps keeps them");
-    tool_result_free(&result);
-    result = tool_run("rm -rf %s/corralc-*", tool_temp_dir);
-    tool_result_free(&result);
+    command_result_free(&result);
+    result = run_command("rm -rf %s/corralc-*", scratch_dir);
+    command_result_free(&result);
 }
 
 static void test_errors(void)
 {
-    tool_result result = corralc("no-such-file.c");
+    command_result result = corralc("no-such-file.c");
     ok(result.status == 1 && strstr(result.output, "corralc: error: no-such-file.c: No such file"),
        "a missing input is named");
-    tool_result_free(&result);
+    command_result_free(&result);
 
     result = corralc("-fomit-everything main.c");
     ok(result.status == 1 && strstr(result.output, "unsupported option '-fomit-everything'"),
        "an unsupported flag is named");
-    tool_result_free(&result);
+    command_result_free(&result);
 
     write_source("broken.c", "int main(void) { return undefined_name; }\n");
     result = corralc("broken.c -o broken");
     ok(result.status == 1 && strstr(result.output, "broken.c:1") &&
            strstr(result.output, "corralc: error: compiling broken.c failed"),
        "a clang error is shown and stops the build");
-    tool_result_free(&result);
+    command_result_free(&result);
 
     write_source("notes.txt", "hello\n");
     result = corralc("notes.txt");
     ok(result.status == 1 && strstr(result.output, "notes.txt: unrecognized input file type"),
        "an unknown input type is named");
-    tool_result_free(&result);
+    command_result_free(&result);
 
     result = corralc("");
     ok(result.status == 1 && strstr(result.output, "no input files"), "no inputs is an error");
-    tool_result_free(&result);
+    command_result_free(&result);
 
     write_source("escape.c",
                  "#include <corral.h>\n"
@@ -139,18 +135,18 @@ static void test_errors(void)
     ok(result.status == 1 && strstr(result.output, "corral-opt: error:") &&
            strstr(result.output, "escapes: stack slot '%r.addr'"),
        "an address-taken reference local is rejected, naming the function and the variable");
-    tool_result_free(&result);
+    command_result_free(&result);
 
-    result = tool_run("cd %s && %s --runtime=/no/such/libcorral.a main.c helper.c -o program",
-                      tool_temp_dir, CORRALC);
+    result = run_command("cd %s && %s --runtime=/no/such/libcorral.a main.c helper.c -o program",
+                      scratch_dir, CORRALC);
     ok(result.status == 1 && strstr(result.output, "runtime library '/no/such/libcorral.a'"),
        "a missing runtime library is named");
-    tool_result_free(&result);
+    command_result_free(&result);
 
     result = corralc("-c -o two.o main.c helper.c");
     ok(result.status == 1 && strstr(result.output, "-o with -c and 2 inputs"),
        "-c -o with two inputs is refused");
-    tool_result_free(&result);
+    command_result_free(&result);
 }
 
 /* corralc passes -fno-builtin, so clang never marks these returns_twice:
@@ -178,12 +174,12 @@ static void test_returns_twice_rejected(void)
         snprintf(expected, sizeof expected, "call to '%s' returns twice", cases[i].name);
         for (int level = 0; level <= 3; level++) {
             snprintf(args, sizeof args, "-O%d twice.c -o twice", level);
-            tool_result result = corralc(args);
+            command_result result = corralc(args);
             ok(result.status == 1 && strstr(result.output, expected),
                "-O%d: a call to %s is rejected", level, cases[i].name);
             if (!strstr(result.output, expected))
                 diag("%s", result.output);
-            tool_result_free(&result);
+            command_result_free(&result);
         }
     }
 }
@@ -211,12 +207,12 @@ static void test_statepoint_shapes_rejected(void)
         for (int level = 0; level <= 3; level++) {
             char args[64];
             snprintf(args, sizeof args, "-O%d shape.c -o shape", level);
-            tool_result result = corralc(args);
+            command_result result = corralc(args);
             ok(result.status == 1 && strstr(result.output, cases[i].expected),
                "-O%d: %s is rejected with a message", level, cases[i].what);
             if (!strstr(result.output, cases[i].expected))
                 diag("%s", result.output);
-            tool_result_free(&result);
+            command_result_free(&result);
         }
     }
 }
@@ -225,7 +221,7 @@ static void test_statepoint_shapes_rejected(void)
  * where cc would write them. */
 static void test_build_flags(void)
 {
-    tool_result result = corralc("-O2 -fPIC -fpie -fwrapv -fno-strict-aliasing -g3 -ggdb "
+    command_result result = corralc("-O2 -fPIC -fpie -fwrapv -fno-strict-aliasing -g3 -ggdb "
                                  "-fno-omit-frame-pointer -MD main.c helper.c -o flagged && "
                                  "./flagged");
     ok(result.status == 0 && strstr(result.output, "total 999000"),
@@ -233,44 +229,44 @@ static void test_build_flags(void)
        "a program that runs");
     if (result.status != 0)
         diag("%s", result.output);
-    tool_result_free(&result);
-    char *dependencies = tool_read_file(tool_temp("main.d"));
+    command_result_free(&result);
+    char *dependencies = read_file(scratch_path("main.d"));
     ok(dependencies && strncmp(dependencies, "flagged: ", 9) == 0 &&
            strstr(dependencies, "corral.h"),
        "-MD without -c writes STEM.d naming the program and the headers");
     free(dependencies);
 
     result = corralc("-MD -MF all.deps main.c helper.c -o gathered");
-    dependencies = tool_read_file(tool_temp("all.deps"));
+    dependencies = read_file(scratch_path("all.deps"));
     ok(result.status == 0 && dependencies && strstr(dependencies, "gathered: main.c") &&
            strstr(dependencies, "gathered: helper.c"),
        "-MD -MF without -c gathers every source's rules into the one file");
     free(dependencies);
-    tool_result_free(&result);
+    command_result_free(&result);
 
     result = corralc("-c -MMD -MF helper.deps -MT helper-target.o helper.c -o helper.o");
-    dependencies = tool_read_file(tool_temp("helper.deps"));
+    dependencies = read_file(scratch_path("helper.deps"));
     ok(result.status == 0 && dependencies && strstr(dependencies, "helper-target.o: helper.c"),
        "-c -MMD -MF -MT write the named file with the named target");
     free(dependencies);
-    tool_result_free(&result);
+    command_result_free(&result);
 
     result = corralc("-c -MD helper.c -o helper2.o");
-    dependencies = tool_read_file(tool_temp("helper2.d"));
+    dependencies = read_file(scratch_path("helper2.d"));
     ok(result.status == 0 && dependencies && strstr(dependencies, "helper2.o: helper.c"),
        "-c -MD writes OUTPUT.d");
     free(dependencies);
-    tool_result_free(&result);
+    command_result_free(&result);
 
     result = corralc("-fomit-frame-pointer main.c helper.c");
     ok(result.status == 1 && strstr(result.output, "unsupported option '-fomit-frame-pointer'"),
        "-fomit-frame-pointer is an error naming it (the walker needs frame pointers)");
-    tool_result_free(&result);
+    command_result_free(&result);
 
     result = corralc("-shared -static main.c helper.c");
     ok(result.status == 1 && strstr(result.output, "-shared and -static are exclusive"),
        "-shared with -static is refused");
-    tool_result_free(&result);
+    command_result_free(&result);
 
     result = corralc("-O1 --emit-object main.c helper.c -o managed.o && "
                      "nm managed.o | grep -c ' T \\(main\\|twice\\)$' && "
@@ -279,26 +275,26 @@ static void test_build_flags(void)
        "--emit-object writes one object with both files' functions and the renamed section");
     if (result.status != 0)
         diag("%s", result.output);
-    tool_result_free(&result);
+    command_result_free(&result);
 
     result = corralc("--help");
     ok(result.status == 0 && strstr(result.output, "-shared") && strstr(result.output, "-MD") &&
            strstr(result.output, "plain C"),
        "--help documents -shared, dependency files and plain-C inputs");
-    tool_result_free(&result);
+    command_result_free(&result);
 }
 
 static void test_pass_options(void)
 {
-    tool_result result = corralc("-O2 --report-poll-distance --polls=loop,return,entry main.c helper.c -o program");
+    command_result result = corralc("-O2 --report-poll-distance --polls=loop,return,entry main.c helper.c -o program");
     ok(result.status == 0 && strstr(result.output, "main: poll distance"),
        "pass options are forwarded to corral-opt");
-    tool_result_free(&result);
+    command_result_free(&result);
 }
 
 int main(void)
 {
-    tool_make_temp_dir();
+    scratch_dir_make("polls-test");
     test_separate_compilation();
     test_one_module();
     test_temporaries();
@@ -307,6 +303,6 @@ int main(void)
     test_build_flags();
     test_returns_twice_rejected();
     test_statepoint_shapes_rejected();
-    tool_remove_temp_dir();
+    scratch_dir_remove();
     return done_testing();
 }

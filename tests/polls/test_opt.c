@@ -2,35 +2,28 @@
  * reading the IR it writes: gc strategy, poll function, statepoints,
  * transition wrappers, leaf calls, each poll kind where it belongs and
  * nowhere else, strip-mining, nopoll, poll distances, and every error. */
-#include "tool_run.h"
-
-#ifndef CORRAL_OPT
-#error "CORRAL_OPT (path of corral-opt) must be defined by the build"
-#endif
-#ifndef POLLS_IR_DIR
-#error "POLLS_IR_DIR (tests/polls/ir) must be defined by the build"
-#endif
+#include "ir_text.h"
 
 #define POLL_CALL "call void @gc.safepoint_poll()"
 #define POLL_LOAD "load volatile i64, ptr @corral_poll_page"
 
 /* Runs corral-opt with args on an input of tests/polls/ir; returns the
  * written IR (or NULL) and the tool's messages in *result. */
-static char *opt_ir(const char *args, const char *input, tool_result *result)
+static char *opt_ir(const char *args, const char *input, command_result *result)
 {
-    const char *output = tool_temp("out.ll");
+    const char *output = scratch_path("out.ll");
     remove(output);
-    *result = tool_run("%s %s %s/%s -o %s", CORRAL_OPT, args, POLLS_IR_DIR, input, output);
-    return result->status == 0 ? tool_read_file(output) : NULL;
+    *result = run_command("%s %s %s/%s -o %s", CORRAL_OPT, args, POLLS_IR_DIR, input, output);
+    return result->status == 0 ? read_file(output) : NULL;
 }
 
 static char *opt_ok(const char *args, const char *input)
 {
-    tool_result result;
+    command_result result;
     char *ir = opt_ir(args, input, &result);
     if (!ir)
         diag("corral-opt %s %s failed (%d):\n%s", args, input, result.status, result.output);
-    tool_result_free(&result);
+    command_result_free(&result);
     return ir;
 }
 
@@ -121,31 +114,31 @@ static void test_poll_page_access(void)
     char *ir = opt_ok("--poll-page=got", "calls.ll");
     like_str(ir, "@corral_poll_page = external global", "--poll-page=got keeps default visibility");
     free(ir);
-    const char *asm_path = tool_temp("calls.s");
-    tool_result result = tool_run("%s --emit=asm %s/calls.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, asm_path);
-    char *text = tool_read_file(asm_path);
+    const char *asm_path = scratch_path("calls.s");
+    command_result result = run_command("%s --emit=asm %s/calls.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, asm_path);
+    char *text = read_file(asm_path);
     like_str(text, "cmpq\t$0, corral_poll_page(%rip)", "the poll is one cmpq against the page");
     free(text);
-    tool_result_free(&result);
-    result = tool_run("%s --poll-page=got --emit=asm %s/calls.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, asm_path);
-    text = tool_read_file(asm_path);
+    command_result_free(&result);
+    result = run_command("%s --poll-page=got --emit=asm %s/calls.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, asm_path);
+    text = read_file(asm_path);
     like_str(text, "corral_poll_page@GOTPCREL(%rip)", "--poll-page=got loads the page address from the GOT");
     free(text);
-    tool_result_free(&result);
+    command_result_free(&result);
 }
 
 static void test_object_output(void)
 {
-    const char *object = tool_temp("calls.o");
-    tool_result result = tool_run("%s -c %s/calls.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, object);
+    const char *object = scratch_path("calls.o");
+    command_result result = run_command("%s -c %s/calls.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, object);
     is_int(result.status, 0, "-c writes an object");
-    tool_result_free(&result);
-    char *bytes = tool_read_file(object);
+    command_result_free(&result);
+    char *bytes = read_file(object);
     ok(bytes && memcmp(bytes, "\177ELF", 4) == 0, "the object is ELF");
     free(bytes);
-    result = tool_run("grep -a -c '[.]llvm_stackmaps' %s", object);
+    result = run_command("grep -a -c '[.]llvm_stackmaps' %s", object);
     ok(atoi(result.output) > 0, "the object has a .llvm_stackmaps section");
-    tool_result_free(&result);
+    command_result_free(&result);
 }
 
 /* ---- poll kinds, checked before inlining (--stop-after=placement) */
@@ -254,7 +247,7 @@ static void test_loop_polls(void)
 
 static void test_loop_without_polls(void)
 {
-    tool_result result;
+    command_result result;
     char *ir = opt_ir("--polls=return", "kinds.ll", &result);
     ok(ir == NULL && result.status == 1, "a loop without polls is an error (exit 1)");
     like_str(result.output,
@@ -262,13 +255,13 @@ static void test_loop_without_polls(void)
              "has a path around it with no poll and no statepoint",
              "the verifier names the function and the loop header");
     free(ir);
-    tool_result_free(&result);
+    command_result_free(&result);
     ir = opt_ir("--polls=return --allow-unpolled-loops", "kinds.ll", &result);
     ok(ir != NULL && strstr(result.output, "corral-opt: warning: ") &&
            strstr(result.output, "list_length: loop with header %loop"),
        "--allow-unpolled-loops turns the error into a warning");
     free(ir);
-    tool_result_free(&result);
+    command_result_free(&result);
 }
 
 static void test_strip_mining(void)
@@ -342,7 +335,7 @@ static uint64_t reported_distance(const char *output, const char *function)
 
 static void test_distance(void)
 {
-    tool_result result;
+    command_result result;
     char *ir = opt_ir("--polls=none --report-poll-distance --stop-after=placement", "distance.ll", &result);
     is_int(reported_distance(result.output, "straight"), 3, "distance: add, mul, ret = 3");
     is_int(reported_distance(result.output, "split_by_call"), 3,
@@ -351,12 +344,12 @@ static void test_distance(void)
            "distance: the longer arm of a diamond (br | 3 adds, br | phi, ret) = 7");
     like_str(result.output, "module: max poll distance 7 in diamond", "distance: the module maximum");
     free(ir);
-    tool_result_free(&result);
+    command_result_free(&result);
 
     ir = opt_ir("--polls=return --report-poll-distance --stop-after=placement", "distance.ll", &result);
     is_int(reported_distance(result.output, "straight"), 3, "distance with a return poll: add, mul, poll = 3");
     free(ir);
-    tool_result_free(&result);
+    command_result_free(&result);
 
     ir = opt_ir("--report-poll-distance --stop-after=placement", "stripmine.ll", &result);
     is_int(reported_distance(result.output, "sum"), 10000,
@@ -364,7 +357,7 @@ static void test_distance(void)
     is_int(reported_distance(result.output, "short_loop"), 512,
            "distance of a bounded loop: 64 iterations x 8 instructions");
     free(ir);
-    tool_result_free(&result);
+    command_result_free(&result);
 
     ir = opt_ir("--polls=none --max-poll-distance=5", "distance.ll", &result);
     ok(ir == NULL && result.status == 1, "--max-poll-distance=5: exceeding it is an error");
@@ -372,7 +365,7 @@ static void test_distance(void)
              "the error names the function and both numbers");
     ok(!strstr(result.output, "straight:"), "functions within the limit are not reported");
     free(ir);
-    tool_result_free(&result);
+    command_result_free(&result);
 }
 
 static void test_rewrites(void)
@@ -462,15 +455,15 @@ static void test_rewrites(void)
 
 static void test_linking(void)
 {
-    const char *output = tool_temp("linked.ll");
-    tool_result result = tool_run("%s %s/link_a.ll %s/link_b.ll -o %s", CORRAL_OPT, POLLS_IR_DIR,
+    const char *output = scratch_path("linked.ll");
+    command_result result = run_command("%s %s/link_a.ll %s/link_b.ll -o %s", CORRAL_OPT, POLLS_IR_DIR,
                                   POLLS_IR_DIR, output);
-    char *ir = tool_read_file(output);
+    char *ir = read_file(output);
     is_int(result.status, 0, "two inputs link into one module");
     like_str(ir, "elementtype(i64 (i64)) @from_b", "a call into the other file is a direct statepoint");
     ok(ir && !strstr(ir, "corral.unmanaged.from_b"), "and needs no wrapper");
     free(ir);
-    tool_result_free(&result);
+    command_result_free(&result);
 }
 
 typedef struct bad_case {
@@ -501,7 +494,7 @@ static void test_bad_ir(void)
         {"bad_poll_slow.ll", "bad_poll_slow.ll: corral_poll_slow: the runtime's poll slow path must be declared"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        tool_result result;
+        command_result result;
         char *ir = opt_ir("", cases[i].file, &result);
         char expected[512];
         snprintf(expected, sizeof expected, "corral-opt: error: %s/%s", POLLS_IR_DIR, cases[i].expected);
@@ -510,77 +503,77 @@ static void test_bad_ir(void)
         if (!(result.output && strstr(result.output, expected)))
             diag("status %d, output:\n%s", result.status, result.output);
         free(ir);
-        tool_result_free(&result);
+        command_result_free(&result);
     }
 }
 
 static void test_bad_inputs(void)
 {
-    const char *text = tool_temp("notes.txt");
+    const char *text = scratch_path("notes.txt");
     FILE *file = fopen(text, "w");
     fputs("this is not LLVM IR\n", file);
     fclose(file);
-    tool_result result = tool_run("%s %s -o %s", CORRAL_OPT, text, tool_temp("x.ll"));
+    command_result result = run_command("%s %s -o %s", CORRAL_OPT, text, scratch_path("x.ll"));
     ok(result.status == 1 && strstr(result.output, "notes.txt: not valid LLVM IR or bitcode"),
        "a text file that is not IR: clear error, exit 1");
-    tool_result_free(&result);
+    command_result_free(&result);
 
-    const char *bitcode = tool_temp("whole.bc");
-    const char *truncated = tool_temp("truncated.bc");
-    result = tool_run("%s --stop-after=placement %s/kinds.ll --emit=bc -o %s && head -c 300 %s > %s",
+    const char *bitcode = scratch_path("whole.bc");
+    const char *truncated = scratch_path("truncated.bc");
+    result = run_command("%s --stop-after=placement %s/kinds.ll --emit=bc -o %s && head -c 300 %s > %s",
                       CORRAL_OPT, POLLS_IR_DIR, bitcode, bitcode, truncated);
-    tool_result_free(&result);
-    result = tool_run("%s %s -o %s", CORRAL_OPT, truncated, tool_temp("x.ll"));
+    command_result_free(&result);
+    result = run_command("%s %s -o %s", CORRAL_OPT, truncated, scratch_path("x.ll"));
     ok(result.status == 1 && strstr(result.output, "truncated.bc: not valid LLVM IR or bitcode"),
        "truncated bitcode: clear error, exit 1");
     ok(!strstr(result.output, "Stack dump") && !strstr(result.output, "PLEASE submit"),
        "and no LLVM crash report");
-    tool_result_free(&result);
+    command_result_free(&result);
 
     /* Found by fuzz_corral_opt: this bitcode crashes LLVM 19's reader itself (kept out
      * of tests/polls/ir, which seeds the fuzzer: the in-process reader would crash). */
-    result = tool_run("%s %s/stress/fuzz_findings/bitcode_reader_segv.bc -o %s", CORRAL_OPT,
-                      TESTS_DIR, tool_temp("x.ll"));
+    result = run_command("%s %s/stress/fuzz_findings/bitcode_reader_segv.bc -o %s", CORRAL_OPT,
+                      TESTS_DIR, scratch_path("x.ll"));
     ok(result.status == 1 &&
            strstr(result.output, "bitcode_reader_segv.bc: malformed bitcode: LLVM's "
                                  "bitcode reader crashes on it"),
        "bitcode that crashes LLVM's reader: clear error, exit 1");
     if (result.status != 1)
         diag("status %d, output:\n%s", result.status, result.output);
-    tool_result_free(&result);
+    command_result_free(&result);
 
-    result = tool_run("%s %s/no-such-file.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, tool_temp("x.ll"));
+    result = run_command("%s %s/no-such-file.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, scratch_path("x.ll"));
     ok(result.status == 1 && strstr(result.output, "no-such-file.ll: cannot read"),
        "a missing input: clear error");
-    tool_result_free(&result);
+    command_result_free(&result);
 
-    const char *empty = tool_temp("empty.ll");
+    const char *empty = scratch_path("empty.ll");
     fclose(fopen(empty, "w"));
-    result = tool_run("%s %s -o %s", CORRAL_OPT, empty, tool_temp("x.ll"));
+    result = run_command("%s %s -o %s", CORRAL_OPT, empty, scratch_path("x.ll"));
     ok(result.status == 1 && strstr(result.output, "empty.ll: empty file"), "an empty input: clear error");
-    tool_result_free(&result);
+    command_result_free(&result);
 
-    result = tool_run("%s --polls=loop,sometimes %s/kinds.ll", CORRAL_OPT, POLLS_IR_DIR);
+    result = run_command("%s --polls=loop,sometimes %s/kinds.ll", CORRAL_OPT, POLLS_IR_DIR);
     ok(result.status == 1 && strstr(result.output, "unknown poll kind 'sometimes'"),
        "an unknown poll kind is named");
-    tool_result_free(&result);
+    command_result_free(&result);
 
-    result = tool_run("%s --frobnicate %s/kinds.ll", CORRAL_OPT, POLLS_IR_DIR);
+    result = run_command("%s --frobnicate %s/kinds.ll", CORRAL_OPT, POLLS_IR_DIR);
     ok(result.status == 1 && strstr(result.output, "unknown option '--frobnicate'"),
        "an unknown option is named");
-    tool_result_free(&result);
+    command_result_free(&result);
 
-    const char *processed = tool_temp("processed.ll");
-    result = tool_run("%s %s/calls.ll -o %s && %s %s -o %s", CORRAL_OPT, POLLS_IR_DIR, processed,
-                      CORRAL_OPT, processed, tool_temp("again.ll"));
+    const char *processed = scratch_path("processed.ll");
+    result = run_command("%s %s/calls.ll -o %s && %s %s -o %s", CORRAL_OPT, POLLS_IR_DIR, processed,
+                      CORRAL_OPT, processed, scratch_path("again.ll"));
     ok(result.status == 1 && strstr(result.output, "already contains gc.statepoint calls"),
        "running the pass twice is refused");
-    tool_result_free(&result);
+    command_result_free(&result);
 }
 
 int main(void)
 {
-    tool_make_temp_dir();
+    scratch_dir_make("polls-test");
     test_calls();
     test_call_lists();
     test_poll_page_access();
@@ -597,6 +590,6 @@ int main(void)
     test_linking();
     test_bad_ir();
     test_bad_inputs();
-    tool_remove_temp_dir();
+    scratch_dir_remove();
     return done_testing();
 }

@@ -1,4 +1,4 @@
-/* table_builder.h — builds StackMap v3 tables byte by byte for stackmap.t.
+/* table_builder.h — builds StackMap v3 tables byte by byte for the stackmap tests.
  *
  *   static const test_function functions[] = {{0x400000, 40, 1}};
  *   static const test_record records[] = {

@@ -10,41 +10,27 @@
  * reference reads 0xbadc0ffee0ddf00d and the crash report names the seed,
  * the collection, the thread and the site. Used by stress_modes.t.
  */
-#include <corral.h>
 #include <stdint.h>
 #include <stdio.h>
 
-typedef struct node CORRAL_REF *noderef;
-struct node {
-    corral_header header;
-    noderef next;
-    long value;
-};
+#include "../managed/trees.h"
 
-static const uint32_t node_refs[] = {offsetof(struct node, next)};
-static const corral_type node_type = CORRAL_STRUCT_TYPE("node", struct node, node_refs);
 static const corral_type big_type = CORRAL_DATA_ARRAY_TYPE("long[] big", long);
 
 static volatile uintptr_t hidden;
-
-static noderef new_node(long value, noderef next)
-{
-    noderef n = corral_alloc(&node_type);
-    n->value = value;
-    n->next = next;
-    return n;
-}
 
 /* Exported (built with -rdynamic) so reports can name it. */
 __attribute__((noinline)) long broken_hidden_integer(void)
 {
     for (int i = 0; i < 100; i++)
-        new_node(-1, NULL); /* garbage below the victim */
-    noderef victim = new_node(42, new_node(7, NULL));
+        new_node(-1); /* garbage below the victim */
+    noderef child = new_node(7);
+    noderef victim = new_node(42);
+    victim->left = child;
     hidden = (uintptr_t)victim; /* the bug: the only copy is an integer */
     corral_alloc_array(&big_type, 2000); /* a large object: always the slow path */
     noderef stale = (noderef)hidden;
-    return stale->value + stale->next->value;
+    return stale->value + stale->left->value;
 }
 
 int main(void)

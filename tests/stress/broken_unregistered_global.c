@@ -8,40 +8,25 @@
  * CORRAL_GC_STRESS=quarantine,move-all the old address is inaccessible and
  * the report says where the object went. Used by stress_modes.t.
  */
-#include <corral.h>
 #include <stdint.h>
 #include <stdio.h>
 
-typedef struct node CORRAL_REF *noderef;
-struct node {
-    corral_header header;
-    noderef next;
-    long value;
-};
-
-static const uint32_t node_refs[] = {offsetof(struct node, next)};
-static const corral_type node_type = CORRAL_STRUCT_TYPE("node", struct node, node_refs);
+#include "../managed/trees.h"
 
 static noderef cache; /* the bug: never registered as a root */
-
-static noderef new_node(long value, noderef next)
-{
-    noderef n = corral_alloc(&node_type);
-    n->value = value;
-    n->next = next;
-    return n;
-}
 
 /* Exported (built with -rdynamic) so reports can name it. */
 __attribute__((noinline)) long broken_unregistered_global(void)
 {
     for (int i = 0; i < 100; i++)
-        new_node(-1, NULL); /* garbage below the object, so it slides */
-    noderef kept = new_node(42, new_node(7, NULL));
+        new_node(-1); /* garbage below the object, so it slides */
+    noderef child = new_node(7);
+    noderef kept = new_node(42);
+    kept->left = child;
     cache = kept;
     corral_collect();
     long through_root = kept->value; /* kept is a root: it was relocated */
-    return through_root + cache->value + cache->next->value;
+    return through_root + cache->value + cache->left->value;
 }
 
 int main(void)

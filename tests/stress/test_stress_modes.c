@@ -21,8 +21,7 @@
  */
 #include <stdbool.h>
 
-#include "run_program.h"
-#include "tap.h"
+#include "corral_test.h"
 
 /* The schedule lines of a CORRAL_LOG=stress,gc run: "corral: stress: MODE
  * at allocation #K after gc N" and "corral: gc N cause=C", with thread names, sites and times removed. */
@@ -176,41 +175,12 @@ static void configuration_error_once(void)
     free(bad.output);
 }
 
-/* One broken program under quarantine: caught (SIGABRT, the report, the
- * function named); without quarantine (the same other modes) not caught. */
-static void quarantine_catches(const char *what, const char *program, const char *argument,
-                               const char *other_modes, const char *outcome,
-                               const char *function)
-{
-    char settings[256], pattern[256], symbol[128];
-    snprintf(settings, sizeof settings, "CORRAL_GC_STRESS=quarantine,%s", other_modes);
-    run_result caught = run_program_with(program, argument, settings, 60);
-    if (!ok(!caught.timed_out && WIFSIGNALED(caught.status) && WTERMSIG(caught.status) == SIGABRT,
-            "%s: under quarantine,%s it dies by SIGABRT", what, other_modes))
-        show_output(&caught);
-    snprintf(pattern, sizeof pattern,
-             "^corral: stale reference: address 0x[0-9a-f]+ was %s by GC [0-9]+ ", outcome);
-    if (!ok(output_matches(caught.output, pattern), "%s: the report says: address A was %s by GC n",
-            what, outcome))
-        show_output(&caught);
-    snprintf(symbol, sizeof symbol, "corral: stale reference: at %s+0x", function);
-    like_str(caught.output, symbol, "%s: the faulting code is named (%s)", what, function);
-    snprintf(settings, sizeof settings, "CORRAL_GC_STRESS=%s", other_modes);
-    run_result quiet = run_program_with(program, argument, settings, 60);
-    if (!ok(!quiet.timed_out && WIFEXITED(quiet.status) && !strstr(quiet.output, "stale reference"),
-            "%s: without quarantine (%s) it is not caught: exits %d", what, other_modes,
-            WIFEXITED(quiet.status) ? WEXITSTATUS(quiet.status) : -1))
-        show_output(&quiet);
-    free(caught.output);
-    free(quiet.output);
-}
-
 static void quarantine(void)
 {
-    quarantine_catches("managed, unregistered global", GLOBAL_PROGRAM, NULL, "move-all",
-                       "moved to 0x[0-9a-f]+", "broken_unregistered_global");
-    quarantine_catches("managed, integer across a poll", BROKEN_PROGRAM, NULL, "move-all,alloc:1",
-                       "freed", "broken_hidden_integer");
+    free(quarantine_catches("managed, unregistered global", GLOBAL_PROGRAM, NULL, "move-all",
+                            "moved to 0x[0-9a-f]+", "broken_unregistered_global"));
+    free(quarantine_catches("managed, integer across a poll", BROKEN_PROGRAM, NULL,
+                            "move-all,alloc:1", "freed", "broken_hidden_integer"));
     /* Plain C (no corralc): tests/gc/test_quarantine_c.c. */
     /* Correct programs: no false positives, one thread and several. */
     const char *trees_threads[] = {"1", "4"};

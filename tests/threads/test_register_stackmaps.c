@@ -13,7 +13,7 @@
 
 #include "c_trees.h"
 #include "corral_test.h"
-#include "stackmap.h"
+#include "stackmap/registry.h"
 /* The builder carries helpers (poke) that this test does not need. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"

@@ -10,15 +10,6 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
-#ifndef UNDER_TSAN
-#define UNDER_TSAN 0
-#endif
-
 static uint64_t test_seed;
 
 /* A task whose two words check each other, so a torn slot read that escaped would show. */
@@ -303,7 +294,7 @@ static void measure_costs(void)
     ok(checksum == per_batch * ROUNDS, "cost run took every task back");
     double tasks = (double)BATCH * ROUNDS;
     diag("cost (%s): push %.1f ns, pop %.1f ns, successful steal %.1f ns",
-         UNDER_TSAN ? "TSan build: not representative" : "one thread, warm",
+         TAP_UNDER_TSAN ? "TSan build: not representative" : "one thread, warm",
          push_ns / tasks, pop_ns / (tasks / 2), steal_ns / (tasks / 2));
     gc_deque_destroy(&deque);
 }
@@ -315,7 +306,7 @@ int main(int argc, char **argv)
     test_growth();
     test_growth_when_wrapped();
     test_against_model();
-    uint64_t tasks = UNDER_TSAN ? 100000 : 1000000;
+    uint64_t tasks = TAP_UNDER_TSAN ? 100000 : 1000000;
     for (unsigned thieves = 1; thieves <= 7; thieves++)
         test_concurrent(thieves, false, tasks);
     test_concurrent(1, true, tasks / 4);

@@ -9,22 +9,7 @@
 
 #include <stdatomic.h>
 
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
-#ifndef UNDER_TSAN
-#define UNDER_TSAN 0
-#endif
-
 static uint64_t test_seed;
-
-static void sleep_ns(uint64_t ns)
-{
-    struct timespec nap = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
-    nanosleep(&nap, NULL);
-}
 
 static uint64_t process_cpu_ns(void)
 {
@@ -123,7 +108,7 @@ static void process_node(tree_walk *walk, unsigned worker, gc_task task)
     if (node == 0 && walk->hold_ns) {
         atomic_store(&walk->holding, true);
         uint64_t cpu_before = process_cpu_ns();
-        sleep_ns(walk->hold_ns);
+        tap_sleep_ns(walk->hold_ns);
         walk->cpu_while_holding_ns = process_cpu_ns() - cpu_before;
         atomic_store(&walk->holding, false);
     }
@@ -186,8 +171,8 @@ static void run_random_trees(void *argument)
 {
     unsigned workers = (unsigned)(uintptr_t)argument;
     uint64_t random = test_seed ^ workers;
-    unsigned seeds = UNDER_TSAN ? 12 : 40;
-    size_t largest = UNDER_TSAN ? 20000 : 200000;
+    unsigned seeds = TAP_UNDER_TSAN ? 12 : 40;
+    size_t largest = TAP_UNDER_TSAN ? 20000 : 200000;
     gc_workers_start(workers);
     unsigned exact = 0, depth_right = 0;
     uint64_t steals = 0, attempts = 0, nodes = 0;
@@ -248,7 +233,7 @@ static void run_late_work(void *argument)
          workers, (unsigned long long)result.stats.steals, result.cpu_while_holding_ns / 1e6,
          HOLD_NS / 1e6);
     /* TSan's own background thread and slower syscalls get twice the allowance. */
-    uint64_t allowance_ns = UNDER_TSAN ? HOLD_NS / 2 : HOLD_NS / 4;
+    uint64_t allowance_ns = TAP_UNDER_TSAN ? HOLD_NS / 2 : HOLD_NS / 4;
     ok(result.cpu_while_holding_ns < allowance_ns,
        "waiting workers sleep: under %.0f ms of CPU while the work was held for %.0f ms",
        allowance_ns / 1e6, HOLD_NS / 1e6);
@@ -260,7 +245,7 @@ static void run_late_work(void *argument)
 static void run_tiny_loops(void *argument)
 {
     unsigned workers = (unsigned)(uintptr_t)argument;
-    unsigned loops = UNDER_TSAN ? 300 : 2000;
+    unsigned loops = TAP_UNDER_TSAN ? 300 : 2000;
     uint64_t random = test_seed + 7 * workers;
     gc_workers_start(workers);
     unsigned exact = 0;
@@ -329,7 +314,7 @@ static void run_token_pool(void *argument)
 {
     unsigned workers = (unsigned)(uintptr_t)argument;
     uint64_t random = test_seed * 3 + workers;
-    unsigned rounds = UNDER_TSAN ? 20 : 100;
+    unsigned rounds = TAP_UNDER_TSAN ? 20 : 100;
     gc_workers_start(workers);
     unsigned exact = 0;
     for (unsigned round = 0; round < rounds; round++) {

@@ -13,22 +13,7 @@
 #include <stdatomic.h>
 #include <urcu.h>
 
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
-#ifndef UNDER_TSAN
-#define UNDER_TSAN 0
-#endif
-
 static uint64_t test_seed;
-
-static void sleep_ns(uint64_t ns)
-{
-    struct timespec nap = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
-    nanosleep(&nap, NULL);
-}
 
 static void spin_ns(uint64_t ns)
 {
@@ -58,7 +43,7 @@ static void count_call(unsigned worker, void *argument)
     /* Now and then one worker is slow, so the others wait at the end of the phase. */
     uint64_t random = context->random_seed ^ (context->phase * 131 + worker);
     if (tap_random(&random) % 16 == 0)
-        sleep_ns(tap_random(&random) % 200000);
+        tap_sleep_ns(tap_random(&random) % 200000);
 }
 
 static bool phases_ran_once_each(once_context *context, unsigned workers, uint64_t phases)
@@ -154,7 +139,7 @@ static void run_fork(void *argument)
         alone &= phases_ran_once_each(&context, 1, 1);
         bool own_pool = true;
         /* TSan kills a child that starts threads after a multithreaded fork. */
-        if (!UNDER_TSAN) {
+        if (!TAP_UNDER_TSAN) {
             memset(&context, 0, sizeof context);
             own_pool = gc_workers_start(3) == 0;
             gc_workers_run("child pool", count_call, &context, NULL);
@@ -230,7 +215,7 @@ static void rcu_reader_or_synchronizer(unsigned worker, void *argument)
     if (worker == 1) {
         rcu_read_lock();
         atomic_store(&context->reader_inside, true);
-        sleep_ns(50 * 1000 * 1000);
+        tap_sleep_ns(50 * 1000 * 1000);
         atomic_store(&context->reader_left_ns, gc_workers_now_ns());
         rcu_read_unlock();
     } else if (worker == 0) {
@@ -298,7 +283,7 @@ static void run_parked_between_gcs(void *argument)
     gc_workers_start(8);
     gc_workers_run("warm", do_nothing, NULL, NULL);
     uint64_t cpu_before = process_cpu_ns();
-    sleep_ns(300 * 1000 * 1000);
+    tap_sleep_ns(300 * 1000 * 1000);
     uint64_t cpu_used = process_cpu_ns() - cpu_before;
     ok(cpu_used < 30 * 1000 * 1000,
        "8 workers idle for 300 ms used %.2f ms of CPU (parked, not spinning)", cpu_used / 1e6);

@@ -2,9 +2,8 @@
 #include "rcu_fork.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <urcu.h>
-
-#include "fork.h"
 
 /* Shared around corral's liburcu registry calls (any thread), exclusive in
  * fork's prepare handler until the parent and child handlers release it.
@@ -15,10 +14,21 @@
  * the collection) would wait forever. */
 static pthread_rwlock_t rcu_fork_lock = PTHREAD_RWLOCK_INITIALIZER;
 
-/* Every fork handler lives in fork.c, which orders this lock among the others. */
+/* Writer: rcu_fork_set_enter_hook, before main (threads/fork.c). Readers:
+ * every entry, on any thread (acquire, though it is set before any thread). */
+static void (*_Atomic enter_hook)(void);
+
+void rcu_fork_set_enter_hook(void (*hook)(void))
+{
+    atomic_store_explicit(&enter_hook, hook, memory_order_release);
+}
+
+/* The hook installs the fork handlers, which order this lock among the others. */
 static void enter(void)
 {
-    fork_handlers_install();
+    void (*hook)(void) = atomic_load_explicit(&enter_hook, memory_order_acquire);
+    if (hook)
+        hook();
     pthread_rwlock_rdlock(&rcu_fork_lock);
 }
 

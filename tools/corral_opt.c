@@ -7,7 +7,7 @@
  * files stay direct statepoint calls. Every error a user can cause is one
  * line "corral-opt: error: FILE: FUNCTION: reason" and exit status 1.
  */
-#include "corral/polls.h"
+#include "corral/safepoint_pass.h"
 #include "emit.h"
 #include "util.h"
 

@@ -1,5 +1,5 @@
-/* corral/polls.h — the corral-opt pass as a C library, for VMs that build
- * LLVM modules in memory (a JIT) and for the corral-opt tool itself.
+/* corral/safepoint_pass.h — the corral-opt pass as a C library, for VMs that
+ * build LLVM modules in memory (a JIT) and for the corral-opt tool itself.
  *
  * corral_polls_run() takes a module of managed code and makes it safe for the
  * collector:
@@ -19,8 +19,8 @@
  * the first time it runs. Modules in different LLVMContexts may be processed
  * on different threads at the same time.
  */
-#ifndef CORRAL_POLLS_H
-#define CORRAL_POLLS_H
+#ifndef CORRAL_SAFEPOINT_PASS_H
+#define CORRAL_SAFEPOINT_PASS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -167,4 +167,4 @@ int corral_polls_parse_kinds(const char *text, unsigned *mask, char *error, size
 }
 #endif
 
-#endif /* CORRAL_POLLS_H */
+#endif /* CORRAL_SAFEPOINT_PASS_H */

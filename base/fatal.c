@@ -1,7 +1,6 @@
 /* fatal.c — fatal reports and user-facing error messages. */
 #include "fatal.h"
 
-#include <corral.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -28,6 +27,16 @@ void corral_fatal_add_context(corral_fatal_context_fn printer)
     atomic_store_explicit(&context_printer_count, index + 1, memory_order_release);
 }
 
+/* Formats into message and starts the report line "corral: KIND: message"
+ * on stderr, after what the program printed to stdout so far. */
+static void start_report(const char *kind, char *message, size_t size, const char *format,
+                         va_list ap)
+{
+    vsnprintf(message, size, format, ap);
+    fflush(stdout);
+    fprintf(stderr, "corral: %s: %s", kind, message);
+}
+
 _Noreturn void corral_fatal_at(const char *file, int line, int errnum, const char *format, ...)
 {
     if (atomic_flag_test_and_set(&dying)) {
@@ -38,10 +47,8 @@ _Noreturn void corral_fatal_at(const char *file, int line, int errnum, const cha
     char message[2048];
     va_list ap;
     va_start(ap, format);
-    vsnprintf(message, sizeof message, format, ap);
+    start_report("fatal", message, sizeof message, format, ap);
     va_end(ap);
-    fflush(stdout);
-    fprintf(stderr, "corral: fatal: %s", message);
     if (errnum)
         fprintf(stderr, ": %s (errno %d)", strerror(errnum), errnum);
     fprintf(stderr, "\n  at %s:%d\n", file, line);
@@ -58,14 +65,13 @@ void corral_set_error(const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    vsnprintf(last_error, sizeof last_error, format, ap);
+    start_report("error", last_error, sizeof last_error, format, ap);
     va_end(ap);
-    fflush(stdout);
-    fprintf(stderr, "corral: error: %s\n", last_error);
+    fputc('\n', stderr);
     fflush(stderr);
 }
 
-const char *corral_last_error(void)
+const char *corral_error_message(void)
 {
     return last_error;
 }
