@@ -5,6 +5,8 @@
  * major collections keep the old generation old; the verifier names a store
  * that skipped the barrier. Each case runs in its own forked child. */
 #include <corral.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -126,6 +128,61 @@ static void large_objects(void *arg)
     corral_handle_scope_close(scope);
 }
 
+/* Several mutators rewire the slots of one old array to young trees while
+ * minor collections (parallel card scanning on several GC workers) run;
+ * every slot must hold an intact tree at the end. */
+enum { MUTATORS = 4, SHARED_SLOTS = 512, ROUNDS = 300 };
+static corral_ref shared_array; /* a global root */
+static atomic_int broken;
+
+static void *rewire(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+    if (corral_thread_attach() != 0)
+        bail_out("attach: %s", corral_last_error());
+    for (int round = 0; round < ROUNDS; round++) {
+        int slot = (id + round * MUTATORS) % SHARED_SLOTS;
+        node *tree = make_tree(4 + round % 3);
+        corral_ref *slots = (corral_ref *)((char *)shared_array + ref_array_type.size);
+        corral_store_ref(shared_array, &slots[slot], tree);
+        corral_poll();
+    }
+    corral_thread_detach();
+    return NULL;
+}
+
+static void threads_rewire_old_array(void *arg)
+{
+    test_start(arg, true);
+    shared_array = corral_alloc_array(&ref_array_type, SHARED_SLOTS);
+    corral_global_root_add(&shared_array);
+    corral_collect(); /* old from now on */
+    corral_enter_unmanaged();
+    pthread_t threads[MUTATORS];
+    for (int i = 0; i < MUTATORS; i++)
+        pthread_create(&threads[i], NULL, rewire, (void *)(intptr_t)i);
+    for (int i = 0; i < MUTATORS; i++)
+        pthread_join(threads[i], NULL);
+    corral_leave_unmanaged();
+    corral_collect_young();
+    corral_ref *slots = (corral_ref *)((char *)shared_array + ref_array_type.size);
+    int filled = 0;
+    for (int i = 0; i < SHARED_SLOTS; i++) {
+        if (!slots[i])
+            continue;
+        filled++;
+        long sum = checksum(slots[i]);
+        if (sum != expected_checksum(4) && sum != expected_checksum(5) &&
+            sum != expected_checksum(6))
+            atomic_fetch_add(&broken, 1);
+    }
+    is_int(filled, SHARED_SLOTS, "every slot of the old array holds a tree");
+    is_int(atomic_load(&broken), 0, "every tree stored into the old array is intact");
+    ok(stats_now().minor_collections > 0, "minor collections ran meanwhile (%llu)",
+       (unsigned long long)stats_now().minor_collections);
+    corral_global_root_remove(&shared_array);
+}
+
 /* Stores a young node into an old one without the barrier, then collects
  * young: the verifier must name the object, its type and the slot. */
 static void store_without_barrier(void *context)
@@ -150,7 +207,7 @@ static void stress_minor_needs_generational(void *context)
 
 int main(void)
 {
-    plan(7);
+    plan(8);
     tap_subtest("young garbage is reclaimed by minor collections", 60, young_garbage_reclaimed,
                 GENERATIONAL "CORRAL_GC_NURSERY=1M");
     tap_subtest("old-to-young stores survive minor collections", 60, old_to_young_kept,
@@ -160,6 +217,8 @@ int main(void)
     tap_subtest("weak handles and finalizers of young objects", 60, weak_and_finalizers,
                 GENERATIONAL);
     tap_subtest("large objects young and old", 60, large_objects, GENERATIONAL);
+    tap_subtest("4 mutators rewire an old array, 2 GC workers", 120, threads_rewire_old_array,
+                GENERATIONAL "CORRAL_GC_THREADS=2 CORRAL_GC_NURSERY=256K");
 
     run_result missing = run_child(store_without_barrier, NULL, 60);
     ok(WIFSIGNALED(missing.status) &&
