@@ -837,12 +837,6 @@ static void forward_start_bits(unsigned worker, size_t first, size_t end, void *
     }
 }
 
-static void poison_range(char *start, char *end)
-{
-    for (uint64_t *word = (uint64_t *)start; (char *)word < end; word++)
-        *word = CORRAL_POISON_PATTERN;
-}
-
 void compact_finish_from_stw(gc_cycle *cycle)
 {
     uint64_t start = gc_workers_now_ns();
@@ -865,7 +859,7 @@ void compact_finish_from_stw(gc_cycle *cycle)
     }
     if (corral_runtime_config.stress_poison)
         for (size_t i = 0; i < new_range_count; i++)
-            poison_range(new_ranges[i].start,
+            heap_poison_range(new_ranges[i].start,
                          new_ranges[i].end < old_top ? new_ranges[i].end : old_top);
     for (size_t r = 0; r < used_regions; r++)
         corral_heap.region_moves[r] = 0;

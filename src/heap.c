@@ -238,7 +238,7 @@ static void add_swept_range(char *start, char *end)
     VEC_PUSH(swept, ((heap_free_range){start, end}));
 }
 
-static void poison_hole(char *start, char *end)
+void heap_poison_range(char *start, char *end)
 {
     for (uint64_t *word = (uint64_t *)start; (char *)word < end; word++)
         *word = CORRAL_POISON_PATTERN;
@@ -250,7 +250,7 @@ static void add_hole(char *start, char *end, bool poison)
     if ((size_t)(end - start) < HEAP_MIN_HOLE)
         return;
     if (poison)
-        poison_hole(start, end);
+        heap_poison_range(start, end);
     add_swept_range(start, end);
 }
 
@@ -289,7 +289,7 @@ void heap_sweep_young_from_stw(bool poison, size_t survivor_bytes)
                                              : origin;
         /* The part never handed out is still zero: poison only what was used. */
         if (poison && cursor < range->start)
-            poison_hole(cursor, range->start);
+            heap_poison_range(cursor, range->start);
         if (i == h->range_count - 1)
             add_swept_range(cursor, range->end); /* the tail always runs to the end */
         else if ((size_t)(range->end - cursor) >= HEAP_MIN_HOLE)

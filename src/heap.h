@@ -214,6 +214,9 @@ void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_
 #define HEAP_MIN_HOLE 256u
 void heap_sweep_young_from_stw(bool poison, size_t survivor_bytes);
 
+/* Fills [start, end) with CORRAL_POISON_PATTERN (CORRAL_GC_STRESS=poison). */
+void heap_poison_range(char *start, char *end);
+
 /* Bytes of the reserved range in use below top. */
 size_t heap_used_bytes(void);
 
