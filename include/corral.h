@@ -226,6 +226,10 @@ CORRAL_SAFEPOINT_CALL int corral_dump_threads(int fd);
 
 /* Runs a full collection now. Thread: MANAGED; may GC. */
 CORRAL_SAFEPOINT_CALL void corral_collect(void);
+/* Runs a minor collection now (the objects allocated since the last
+ * collection) with CORRAL_GC_GENERATIONAL=1, a full one without, or when
+ * the old space has reached the heap limit. Thread: MANAGED; may GC. */
+CORRAL_SAFEPOINT_CALL void corral_collect_young(void);
 
 typedef void (*corral_oom_fn)(size_t request_bytes, size_t heap_bytes, size_t live_bytes);
 /* Replaces the default handler (print heap figures, abort). */
@@ -288,6 +292,11 @@ typedef struct corral_gc_info {
     uint64_t phase_wall_ns[CORRAL_GC_PHASES];
     uint64_t phase_work_ns[CORRAL_GC_PHASES];
     uint64_t phase_span_ns[CORRAL_GC_PHASES];
+    /* 1 for a minor collection (CORRAL_GC_GENERATIONAL=1): only the objects
+     * allocated since the last collection were collected; live_bytes is then
+     * the old space after it, promoted_bytes the young survivors it added. */
+    int minor;
+    uint64_t promoted_bytes;
 } corral_gc_info;
 
 /* Predicted speed-up of this collection's phases on `workers` workers,
@@ -304,6 +313,11 @@ typedef struct corral_stats {
     uint64_t bytes_allocated;     /* handed to TLABs and large objects */
     uint64_t bytes_moved;
     uint64_t heap_bytes, live_bytes; /* after the last collection */
+    /* Minor collections (counted in collections too) and their pauses; the
+     * young survivors they made old. */
+    uint64_t minor_collections;
+    uint64_t minor_pause_total_ns, minor_pause_max_ns;
+    uint64_t promoted_bytes;
 } corral_stats;
 
 void corral_get_stats(corral_stats *out);

@@ -64,12 +64,12 @@ static void *out_of_memory(size_t request)
     abort();
 }
 
-/* The limit of one attempt: the soft target before any collection in this
- * request, the hard maximum after one (other threads may have used the
+/* The limit of one attempt: the soft target (or the nursery's end, when
+ * generational) before any collection in this request, the hard maximum after one (other threads may have used the
  * target up again while we collected; growing beats starving). */
 static size_t budget_limit(int attempt)
 {
-    return attempt == 0 ? corral_heap.target : corral_heap.heap_max;
+    return attempt == 0 ? generation_allocation_limit(corral_heap.target) : corral_heap.heap_max;
 }
 
 /* A zeroed chunk of between min and want bytes, collecting when the budget
@@ -88,7 +88,8 @@ static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *
         }
         if (attempt == 2)
             return NULL;
-        gc_collect(self, attempt == 0 ? "alloc" : "alloc-retry");
+        gc_collect(self, attempt == 0 ? "alloc" : "alloc-retry",
+                   attempt == 0 ? GC_WANT_ANY : GC_WANT_MAJOR);
     }
 }
 
@@ -105,7 +106,8 @@ static void *allocate_large(corral_thread *self, size_t size)
         }
         if (attempt == 2)
             return out_of_memory(size);
-        gc_collect(self, attempt == 0 ? "alloc-large" : "alloc-retry");
+        gc_collect(self, attempt == 0 ? "alloc-large" : "alloc-retry",
+                   attempt == 0 ? GC_WANT_ANY : GC_WANT_MAJOR);
     }
 }
 
@@ -156,7 +158,7 @@ static void *allocate(corral_thread *self, const corral_type *type, uint64_t len
     size_t size = object_size_for(type, length);
     self->allocations++;
     if (stress_allocation_due(self))
-        gc_collect(self, "stress-alloc");
+        gc_collect(self, "stress-alloc", GC_WANT_ANY);
     bool large = size >= large_threshold || (type->flags & CORRAL_TYPE_PINNED);
     void *object = large ? allocate_large(self, size) : allocate_small(self, size);
     if (!object)
@@ -191,13 +193,25 @@ corral_tlab *corral_current_tlab(void)
     return &corral_thread_tlab;
 }
 
-CORRAL_RUNTIME_ENTRY void corral_collect(void)
+/* Inlined into each entry: RUNTIME_ENTER records the entry's own caller. */
+static inline __attribute__((always_inline)) void collect_explicitly(const char *entry,
+                                                                    gc_want want)
 {
-    corral_thread *self = thread_require_attached("corral_collect");
+    corral_thread *self = thread_require_attached(entry);
     if (atomic_load_explicit(&self->state, memory_order_relaxed) != THREAD_MANAGED)
-        CORRAL_FATAL("corral_collect: %s is UNMANAGED (call corral_leave_unmanaged first)",
+        CORRAL_FATAL("%s: %s is UNMANAGED (call corral_leave_unmanaged first)", entry,
                      self->name);
     RUNTIME_ENTER(self);
-    gc_collect(self, "explicit");
+    gc_collect(self, want == GC_WANT_MAJOR ? "explicit" : "explicit-young", want);
     RUNTIME_LEAVE(self);
+}
+
+CORRAL_RUNTIME_ENTRY void corral_collect(void)
+{
+    collect_explicitly("corral_collect", GC_WANT_MAJOR);
+}
+
+CORRAL_RUNTIME_ENTRY void corral_collect_young(void)
+{
+    collect_explicitly("corral_collect_young", GC_WANT_ANY);
 }

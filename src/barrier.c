@@ -134,6 +134,16 @@ int corral_barrier_recorded(const void *field)
                          CORRAL_CARD_DIRTY;
 }
 
+bool barrier_recorded_in(const void *object, const void *field)
+{
+    uintptr_t offset = (uintptr_t)field - (uintptr_t)corral_heap.base;
+    if (offset < card_table_size << CORRAL_CARD_SHIFT)
+        return __atomic_load_n(&card_table[offset >> CORRAL_CARD_SHIFT], __ATOMIC_RELAXED) ==
+               CORRAL_CARD_DIRTY;
+    return __atomic_load_n(large_object_card((void *)object, field), __ATOMIC_RELAXED) ==
+           CORRAL_CARD_DIRTY;
+}
+
 void corral_barrier_clean_all(void)
 {
     /* Dropping the pages zeroes them and uncommits what was written. */
@@ -144,4 +154,17 @@ void corral_barrier_clean_all(void)
     for (size_t i = 0; i < count; i++)
         memset(los_cards(objects[i]), 0, barrier_card_count(objects[i]->size));
     free(objects);
+}
+
+void barrier_clean_below_from_stw(const char *top)
+{
+    /* Only cards below the top were ever dirtied; writing them is cheaper
+     * than faulting the pages in again after dropping them. */
+    size_t card = (size_t)1 << CORRAL_CARD_SHIFT;
+    size_t heap_cards = ((size_t)(top - corral_heap.base) + card - 1) >> CORRAL_CARD_SHIFT;
+    memset(card_table, 0, heap_cards < card_table_size ? heap_cards : card_table_size);
+    size_t count;
+    los_object **objects = los_snapshot_from_stw(&count);
+    for (size_t i = 0; i < count; i++)
+        memset(los_cards(objects[i]), 0, barrier_card_count(objects[i]->size));
 }

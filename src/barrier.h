@@ -21,6 +21,13 @@
  * a negative corral_status with corral_set_error. */
 int barrier_init(bool enabled);
 bool barrier_enabled(void);
+/* Whether the card of field (a slot of object, heap or large) is dirty;
+ * takes no lock, so the verifier may ask with the world stopped. */
+bool barrier_recorded_in(const void *object, const void *field);
+/* Cleans the heap's cards below top (the highest top since the last clean)
+ * and every large object's; the collector holds the LOS lock. After a major
+ * collection every survivor is old: nothing is left to remember. */
+void barrier_clean_below_from_stw(const char *top);
 
 /* Cards of a large object of size bytes: one per 512 bytes of payload. */
 static inline size_t barrier_card_count(size_t size)

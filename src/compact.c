@@ -59,10 +59,6 @@ static size_t words_of_region(size_t region)
 
 /* -------------------------------------------------------------- plan */
 
-typedef struct region_loop {
-    gc_parallel_range range;
-} region_loop;
-
 /* A region's plan fields as a cycle starts them. */
 static void reset_region_plan(heap_region *region, uint32_t live_granules, bool moves)
 {
@@ -221,25 +217,24 @@ static void compute_block_destinations(unsigned worker, size_t first, size_t end
         atomic_store_explicit(&any_block_moves, true, memory_order_relaxed);
 }
 
-static void run_region_loop(const char *name, size_t count,
-                            void (*body)(unsigned, size_t, size_t, void *), gc_phase_stats *stats);
+typedef struct region_loop_job {
+    gc_parallel_range range;
+    void (*body)(unsigned, size_t, size_t, void *);
+    void *context; /* passed to body */
+} region_loop_job;
 
 static void region_loop_phase(unsigned worker, void *context)
 {
-    struct {
-        gc_parallel_range range;
-        void (*body)(unsigned, size_t, size_t, void *);
-    } *loop = context;
-    gc_parallel_for(&loop->range, worker, loop->body, NULL);
+    region_loop_job *loop = context;
+    gc_parallel_for(&loop->range, worker, loop->body, loop->context);
 }
 
+/* Runs body over regions [0, count) on the workers, one region per claim. */
 static void run_region_loop(const char *name, size_t count,
-                            void (*body)(unsigned, size_t, size_t, void *), gc_phase_stats *stats)
+                            void (*body)(unsigned, size_t, size_t, void *), void *context,
+                            gc_phase_stats *stats)
 {
-    struct {
-        gc_parallel_range range;
-        void (*body)(unsigned, size_t, size_t, void *);
-    } loop = {.body = body};
+    region_loop_job loop = {.body = body, .context = context};
     /* One region per claim: the span then measures a region, the real
      * unsplittable unit, not a chunk size picked for the worker count. */
     gc_parallel_range_init(&loop.range, count, 1);
@@ -477,16 +472,16 @@ void compact_plan_from_stw(gc_cycle *cycle)
     quarantining = false;
     if (quarantine_collections())
         quarantine_release_from_stw(cycle->number);
-    run_region_loop("reset", used_regions, reset_region, stats);
+    run_region_loop("reset", used_regions, reset_region, NULL, stats);
     decide_moving_regions(cycle->stop);
-    run_region_loop("live-bits", used_regions, build_live_bits, stats);
-    run_region_loop("count", used_regions, count_live_bits, stats);
+    run_region_loop("live-bits", used_regions, build_live_bits, NULL, stats);
+    run_region_loop("count", used_regions, count_live_bits, NULL, stats);
     if (quarantine_collections())
         quarantining = assign_destinations_quarantined();
     if (!quarantining)
         assign_destinations();
     link_sources_to_destinations();
-    run_region_loop("forwarding", used_regions, compute_block_destinations, stats);
+    run_region_loop("forwarding", used_regions, compute_block_destinations, NULL, stats);
     stats->wall_ns = gc_workers_now_ns() - start;
 }
 
@@ -792,27 +787,54 @@ static void clear_region_bitmaps(unsigned worker, size_t first, size_t end, void
     }
 }
 
-/* Clears every bitmap word of [first, end) (the verifier's visited set). */
-static void clear_region_bitmaps_all(unsigned worker, size_t first, size_t end, void *context)
+/* Clears every word of the bitmap (context) in regions [first, end). */
+static void clear_bitmap_regions(unsigned worker, size_t first, size_t end, void *context)
 {
     (void)worker;
-    (void)context;
+    uint64_t *bits = context;
     size_t from = words_of_region(first), to = words_of_region(end);
-    memset(&corral_heap.start_bits[from], 0, (to - from) * sizeof(uint64_t));
+    memset(&bits[from], 0, (to - from) * sizeof(uint64_t));
 }
 
-void heap_clear_bitmaps_from_stw(void)
+static void clear_bitmap_below_top(uint64_t *bits)
 {
     size_t regions = corral_heap.top > corral_heap.base
                          ? heap_region_index(corral_heap.top - 1) + 1
                          : 0;
-    run_region_loop("clear", regions, clear_region_bitmaps_all, NULL);
+    run_region_loop("clear", regions, clear_bitmap_regions, bits, NULL);
 }
 
-static void poison_range(char *start, char *end)
+void heap_clear_bitmaps_from_stw(void)
 {
-    for (uint64_t *word = (uint64_t *)start; (char *)word < end; word++)
-        *word = CORRAL_POISON_PATTERN;
+    clear_bitmap_below_top(corral_heap.start_bits);
+}
+
+void heap_clear_scratch_bits_from_stw(void)
+{
+    clear_bitmap_below_top(corral_heap.scratch_bits);
+}
+
+/* Generational: every survivor is old, so its start bit must be set at its
+ * new address (generation.h). Built in the scratch bitmap while forwarding
+ * still reads the old bits; destinations may be other regions' words. */
+static void forward_start_bits(unsigned worker, size_t first, size_t end, void *context)
+{
+    (void)worker;
+    (void)context;
+    for (size_t r = first; r < end; r++) {
+        if (!corral_heap.regions[r].live_granules)
+            continue;
+        for (size_t w = words_of_region(r); w < words_of_region(r + 1); w++) {
+            uint64_t starts = corral_heap.start_bits[w];
+            while (starts) {
+                size_t granule = w * 64 + (unsigned)__builtin_ctzll(starts);
+                starts &= starts - 1;
+                size_t to = heap_granule_index(heap_forward(heap_granule_address(granule)));
+                atomic_fetch_or_explicit((_Atomic uint64_t *)&corral_heap.scratch_bits[to >> 6],
+                                         UINT64_C(1) << (to & 63), memory_order_relaxed);
+            }
+        }
+    }
 }
 
 void compact_finish_from_stw(gc_cycle *cycle)
@@ -824,10 +846,20 @@ void compact_finish_from_stw(gc_cycle *cycle)
         for (size_t r = 0; r < source_regions; r++)
             if (corral_heap.regions[r].moves)
                 quarantine_region_from_stw(r, cycle->number);
-    run_region_loop("clear", used_regions, clear_region_bitmaps, &cycle->phases[GC_PHASE_FINISH]);
+    bool keep_old = generation_enabled();
+    if (keep_old)
+        run_region_loop("old bits", used_regions, forward_start_bits, NULL,
+                        &cycle->phases[GC_PHASE_FINISH]);
+    run_region_loop("clear", used_regions, clear_region_bitmaps, NULL, &cycle->phases[GC_PHASE_FINISH]);
+    if (keep_old) {
+        /* The cleared bitmap becomes the (all-zero) scratch. */
+        uint64_t *old_bits = corral_heap.scratch_bits;
+        corral_heap.scratch_bits = corral_heap.start_bits;
+        corral_heap.start_bits = old_bits;
+    }
     if (corral_runtime_config.stress_poison)
         for (size_t i = 0; i < new_range_count; i++)
-            poison_range(new_ranges[i].start,
+            heap_poison_range(new_ranges[i].start,
                          new_ranges[i].end < old_top ? new_ranges[i].end : old_top);
     for (size_t r = 0; r < used_regions; r++)
         corral_heap.region_moves[r] = 0;

@@ -64,9 +64,12 @@
       "leading heap regions at least this full stay in place; 0 = off, everything "        \
       "movable moves")                                                                     \
     X(gc_generational, GC_GENERATIONAL, BOOL, "0", 0, 0, NULL, NO_OPTION,                    \
-      "1 = the write barrier records reference stores in the card table (code built "      \
-      "with corral-opt --write-barrier, and corral_store_ref); the nursery that reads "    \
-      "them is not built yet")                                                             \
+      "1 = generational: minor collections of the objects allocated since the last "       \
+      "collection, the write barrier's cards as roots; needs every reference store into "  \
+      "the heap barriered (corralc's default, corral_store_ref in plain C)")               \
+    X(gc_nursery, GC_NURSERY, SIZE, "0", CORRAL_KiB(256), CORRAL_GiB(4), "auto", NO_OPTION,  \
+      "with CORRAL_GC_GENERATIONAL=1, bytes allocated between minor collections; "         \
+      "auto = 4M per GC worker")                                                           \
     X(log, LOG, FLAGS, "", 0, 0, NULL, NO_OPTION, "what to log")                             \
     X(log_file, LOG_FILE, STRING, "", 0, 0, "stderr", NO_OPTION,                             \
       "file that log lines and statistics go to")                                          \
@@ -133,6 +136,11 @@
       "fill vacated memory with a recognisable pattern")                                   \
     S(stress_quarantine, "quarantine", COUNT, "N", 2, NULL,                                 \
       "memory a GC vacates stays inaccessible (PROT_NONE) for N GCs; a stale reference "   \
-      "that touches it is reported (moved to where, or freed, by which GC) and aborts")
+      "that touches it is reported (moved to where, or freed, by which GC) and aborts")   \
+    S(stress_minor, "minor", FLAG, NULL, 0, "collection kind",                              \
+      "with CORRAL_GC_GENERATIONAL=1, every collection not explicitly major is minor")           \
+    S(stress_mixed_major_one_in, "mixed", COUNT, "N", 4, "collection kind",                  \
+      "with CORRAL_GC_GENERATIONAL=1, collections not explicitly major are minor, one "    \
+      "in N (at random, from CORRAL_GC_SEED) major")
 
 #endif /* CORRAL_CONFIG_TABLE_H */

@@ -8,6 +8,7 @@
 #include "heap.h"
 #include "los.h"
 #include "quarantine.h"
+#include "barrier.h"
 #include "roots.h"
 
 corral_config corral_runtime_config;
@@ -15,6 +16,11 @@ corral_config corral_runtime_config;
 /* Completed collections. Writer: the collecting thread (release). Readers:
  * anyone (fatal reports, stats). */
 static _Atomic uint64_t collections;
+
+/* Heap and LOS bytes alive after the last major collection: the sizer's
+ * allocation counts from it, minor collections' survivors included (they
+ * are the old space's allocation). Collector only, world stopped. */
+static size_t live_after_major;
 
 uint64_t gc_count(void)
 {
@@ -65,6 +71,46 @@ static unsigned workers_for_heap(size_t heap_bytes, size_t heap_per_worker)
     return wanted < pool ? (unsigned)wanted : pool;
 }
 
+/* A minor collection (generation.h): young survivors are marked in place
+ * and become old; the rest of the memory handed out since the last
+ * collection becomes free ranges. */
+static void collect_young_from_stw(gc_cycle *cycle)
+{
+    const corral_config *config = &corral_runtime_config;
+    mark_from_stw(cycle);
+    cycle->los_live_bytes = los_sweep_from_stw(true);
+    uint64_t start = gc_workers_now_ns();
+    heap_sweep_young_from_stw(config->stress_poison, cycle->marked_bytes);
+    cycle->phases[GC_PHASE_FINISH].name = "sweep";
+    cycle->phases[GC_PHASE_FINISH].wall_ns = gc_workers_now_ns() - start;
+    cycle->live_bytes = corral_heap.live_after_gc;
+    cycle->heap_after = cycle->live_bytes;
+    cycle->heap_limit = corral_heap.target;
+}
+
+/* A major collection: everything marked from the roots, then compacted. */
+static void collect_all_from_stw(gc_cycle *cycle)
+{
+    const corral_config *config = &corral_runtime_config;
+    mark_from_stw(cycle);
+    if (config->verify & CORRAL_VERIFY_REMARK)
+        mark_remark_check_from_stw(cycle);
+    cycle->los_live_bytes = los_sweep_from_stw(generation_enabled());
+    char *top_before = corral_heap.top;
+    compact_plan_from_stw(cycle);
+    compact_update_from_stw(cycle);
+    compact_slide_from_stw(cycle);
+    compact_finish_from_stw(cycle);
+    if (generation_enabled())
+        barrier_clean_below_from_stw(top_before);
+    cycle->live_bytes = cycle->marked_bytes;
+    heap_set_budget_from_stw(cycle->live_bytes, cycle->heap_before - live_after_major,
+                             cycle->request_ns, monotonic_ns());
+    live_after_major = cycle->live_bytes;
+    cycle->heap_after = cycle->live_bytes;
+    cycle->heap_limit = corral_heap.target;
+}
+
 static void collect_from_stw(stop_report *stop, void *context)
 {
     gc_cycle *cycle = context;
@@ -75,25 +121,22 @@ static void collect_from_stw(stop_report *stop, void *context)
     copy_stop_report(cycle, stop);
     cycle->heap_before = corral_heap.live_after_gc +
                          atomic_load_explicit(&corral_heap.allocated_since_gc, memory_order_relaxed);
-    cycle->workers = workers_for_heap(cycle->heap_before, config->gc_heap_per_worker);
+    cycle->minor = generation_choose_minor_from_stw(cycle->want);
+    /* A minor collection's work is the young data: size the crew by that. */
+    size_t work_bytes = cycle->minor ? cycle->heap_before - corral_heap.live_after_gc
+                                     : cycle->heap_before;
+    cycle->workers = workers_for_heap(work_bytes, config->gc_heap_per_worker);
     gc_workers_set_active(cycle->workers);
     reset_tlabs(stop);
+    if (generation_enabled() && !cycle->minor)
+        generation_prepare_major_from_stw();
     mark_roots_from_stw(cycle);
     if (config->verify & CORRAL_VERIFY_BEFORE)
         verify_heap_from_stw(cycle, "before");
-    mark_from_stw(cycle);
-    if (config->verify & CORRAL_VERIFY_REMARK)
-        mark_remark_check_from_stw(cycle);
-    cycle->los_live_bytes = los_sweep_from_stw();
-    compact_plan_from_stw(cycle);
-    compact_update_from_stw(cycle);
-    compact_slide_from_stw(cycle);
-    compact_finish_from_stw(cycle);
-    cycle->live_bytes = cycle->marked_bytes;
-    heap_set_budget_from_stw(cycle->live_bytes, cycle->heap_before - corral_heap.live_after_gc,
-                             cycle->request_ns, monotonic_ns());
-    cycle->heap_after = cycle->live_bytes;
-    cycle->heap_limit = corral_heap.target;
+    if (cycle->minor)
+        collect_young_from_stw(cycle);
+    else
+        collect_all_from_stw(cycle);
     if (config->verify & CORRAL_VERIFY_AFTER)
         verify_heap_from_stw(cycle, "after");
 #ifdef CORRAL_DEBUG_CHECKS
@@ -108,11 +151,12 @@ static void collect_from_stw(stop_report *stop, void *context)
     atomic_store_explicit(&collections, cycle->number, memory_order_release);
 }
 
-void gc_collect(corral_thread *self, const char *cause)
+void gc_collect(corral_thread *self, const char *cause, gc_want want)
 {
     gc_cycle cycle;
     memset(&cycle, 0, sizeof cycle);
     cycle.cause = cause;
+    cycle.want = want;
     if (!world_collect(self, collect_from_stw, &cycle))
         return; /* another thread collected while we waited */
     cycle.pause_ns = monotonic_ns() - cycle.request_ns;

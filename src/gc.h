@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "coordinator.h"
+#include "generation.h"
 #include "thread.h"
 #include "workers.h"
 
@@ -38,6 +39,8 @@ enum gc_phase {
 typedef struct gc_cycle {
     uint64_t number;
     const char *cause;
+    gc_want want;
+    bool minor;                    /* generational minor collection (generation.h) */
     stop_report *stop;             /* valid only while the world is stopped */
     unsigned workers;
     uint64_t request_ns, ttsp_ns, pause_ns;
@@ -63,7 +66,7 @@ extern corral_config corral_runtime_config;
 
 /* Runs a collection (or waits for one another thread runs). Thread: MANAGED,
  * anchor recorded by the runtime entry that calls this. */
-void gc_collect(corral_thread *self, const char *cause);
+void gc_collect(corral_thread *self, const char *cause, gc_want want);
 /* Number of collections completed (relaxed read). */
 uint64_t gc_count(void);
 
@@ -80,8 +83,10 @@ void compact_plan_from_stw(gc_cycle *cycle);
 void compact_update_from_stw(gc_cycle *cycle);
 void compact_slide_from_stw(gc_cycle *cycle);
 void compact_finish_from_stw(gc_cycle *cycle);
-/* Clears the mark bitmaps of every used region (parallel). */
+/* Clears the start bitmap below the heap top (parallel). */
 void heap_clear_bitmaps_from_stw(void);
+/* Clears the scratch bitmap below the heap top (parallel). */
+void heap_clear_scratch_bits_from_stw(void);
 
 /* verify.c: checks everything reachable from the roots; returns problems found. */
 uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when);

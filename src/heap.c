@@ -60,17 +60,22 @@ int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness)
     size_t words = (size / CORRAL_GRANULE) / 64;
     h->start_bits = reserve(words * sizeof(uint64_t), "mark bitmap");
     h->live_bits = reserve(words * sizeof(uint64_t), "live bitmap");
+    h->scratch_bits = reserve(words * sizeof(uint64_t), "scratch bitmap");
     h->block_dest = reserve(words * sizeof(uint32_t), "forwarding table");
     h->region_moves = reserve(h->region_count, "region table");
     h->regions = reserve(h->region_count * sizeof(heap_region), "region table");
-    if (!h->start_bits || !h->live_bits || !h->block_dest || !h->region_moves || !h->regions)
+    if (!h->start_bits || !h->live_bits || !h->scratch_bits || !h->block_dest ||
+        !h->region_moves || !h->regions)
         return CORRAL_ERROR_NO_MEMORY;
     pthread_mutex_init(&h->alloc_lock, NULL);
     h->range_capacity = 64;
     h->ranges = calloc(h->range_capacity, sizeof *h->ranges);
-    if (!h->ranges)
+    h->range_origin_capacity = h->range_capacity;
+    h->range_origins = calloc(h->range_origin_capacity, sizeof *h->range_origins);
+    if (!h->ranges || !h->range_origins)
         CORRAL_FATAL("out of memory for the free-range table");
     h->ranges[0] = (heap_free_range){h->base, h->end};
+    h->range_origins[0] = h->base;
     h->range_count = 1;
     h->top = h->base;
     h->heap_min = heap_min;
@@ -88,10 +93,12 @@ void heap_destroy(void)
     munmap(h->base, size);
     munmap(h->start_bits, words * sizeof(uint64_t));
     munmap(h->live_bits, words * sizeof(uint64_t));
+    munmap(h->scratch_bits, words * sizeof(uint64_t));
     munmap(h->block_dest, words * sizeof(uint32_t));
     munmap(h->region_moves, h->region_count);
     munmap(h->regions, h->region_count * sizeof(heap_region));
     free(h->ranges);
+    free(h->range_origins);
     pthread_mutex_destroy(&h->alloc_lock);
     memset(h, 0, sizeof *h);
 }
@@ -178,7 +185,10 @@ void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, size_t count
 {
     heap *h = &corral_heap;
     ARRAY_RESERVE(h->ranges, h->range_capacity, count);
+    ARRAY_RESERVE(h->range_origins, h->range_origin_capacity, count);
     memcpy(h->ranges, ranges, count * sizeof *ranges);
+    for (size_t i = 0; i < count; i++)
+        h->range_origins[i] = ranges[i].start;
     h->range_count = count;
     h->range_next = 0;
     /* The highest byte still in use: below the first byte of the last range
@@ -214,6 +224,79 @@ void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_
     if (keep_until < touched_until)
         madvise(keep_until, (size_t)(touched_until - keep_until), MADV_DONTNEED);
     h->high_water = keep_until;
+}
+
+/* The free ranges a minor sweep builds; reused across GCs (collector only). */
+static VEC(heap_free_range) swept;
+
+static void add_swept_range(char *start, char *end)
+{
+    if (swept.count && swept.items[swept.count - 1].end == start) {
+        swept.items[swept.count - 1].end = end;
+        return;
+    }
+    VEC_PUSH(swept, ((heap_free_range){start, end}));
+}
+
+void heap_poison_range(char *start, char *end)
+{
+    for (uint64_t *word = (uint64_t *)start; (char *)word < end; word++)
+        *word = CORRAL_POISON_PATTERN;
+}
+
+/* A hole between survivors: kept when big enough to be worth a TLAB. */
+static void add_hole(char *start, char *end, bool poison)
+{
+    if ((size_t)(end - start) < HEAP_MIN_HOLE)
+        return;
+    if (poison)
+        heap_poison_range(start, end);
+    add_swept_range(start, end);
+}
+
+/* The holes between the objects marked in [origin, used_end), the part of
+ * one free range handed out since the last GC; returns where the last
+ * survivor ends (origin when none did). */
+static char *sweep_handed_out(char *origin, char *used_end, bool poison)
+{
+    char *cursor = origin;
+    size_t first = heap_granule_index(origin), end = heap_granule_index(used_end);
+    for (size_t w = first >> 6; w <= (end - 1) >> 6 && end > first; w++) {
+        uint64_t starts = corral_heap.start_bits[w];
+        if (w == first >> 6)
+            starts &= ~UINT64_C(0) << (first & 63);
+        while (starts) {
+            size_t granule = w * 64 + (unsigned)__builtin_ctzll(starts);
+            starts &= starts - 1;
+            if (granule >= end)
+                break;
+            char *object = heap_granule_address(granule);
+            add_hole(cursor, object, poison);
+            cursor = object + object_size(object);
+        }
+    }
+    return cursor;
+}
+
+void heap_sweep_young_from_stw(bool poison, size_t survivor_bytes)
+{
+    heap *h = &corral_heap;
+    swept.count = 0;
+    for (size_t i = 0; i < h->range_count; i++) {
+        heap_free_range *range = &h->ranges[i];
+        char *origin = h->range_origins[i];
+        char *cursor = range->start > origin ? sweep_handed_out(origin, range->start, poison)
+                                             : origin;
+        /* The part never handed out is still zero: poison only what was used. */
+        if (poison && cursor < range->start)
+            heap_poison_range(cursor, range->start);
+        if (i == h->range_count - 1)
+            add_swept_range(cursor, range->end); /* the tail always runs to the end */
+        else if ((size_t)(range->end - cursor) >= HEAP_MIN_HOLE)
+            add_swept_range(cursor, range->end);
+    }
+    heap_reset_free_ranges_from_stw(swept.items, swept.count);
+    h->live_after_gc += survivor_bytes;
 }
 
 size_t heap_used_bytes(void)

@@ -75,12 +75,19 @@ typedef struct heap {
     uint32_t *block_dest;   /* per bitmap word; written in the forwarding phase */
     uint8_t *region_moves;  /* per region: dense copy of heap_region.moves for forward() */
     heap_region *regions;
+    /* A second start bitmap, all zero between uses: the verifier's visited
+     * set, and where a generational major GC builds the survivors' start bits
+     * at their new addresses. Collector only, world stopped. */
+    uint64_t *scratch_bits;
 
     /* Allocation. Writers: mutators refilling TLABs (under alloc_lock) and the
      * collector while the world is stopped. */
     pthread_mutex_t alloc_lock;
     heap_free_range *ranges; /* sorted by address, disjoint */
-    size_t range_count, range_capacity;
+    /* Each range's start when the ranges were last reset: [origin, start) is
+     * what was handed out since the last collection (the young objects). */
+    char **range_origins;
+    size_t range_count, range_capacity, range_origin_capacity;
     size_t range_next;       /* ranges before this one are used up */
     char *top;               /* end of the highest chunk ever handed out */
     char *high_water;        /* end of the pages that may be committed */
@@ -198,6 +205,17 @@ void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, size_t count
  * the GC's start and end times) and gives back pages above it. */
 void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_t gc_start_ns,
                               uint64_t gc_end_ns);
+
+/* Generational minor GC (generation.h), after marking: the memory handed
+ * out since the last collection minus the objects marked in it becomes the
+ * free ranges, holes of at least HEAP_MIN_HOLE bytes (smaller ones wait for
+ * the next major GC); poisons the holes when asked. Adds survivor_bytes to
+ * live_after_gc and resets the allocation budget, not the sizer's limit. */
+#define HEAP_MIN_HOLE 256u
+void heap_sweep_young_from_stw(bool poison, size_t survivor_bytes);
+
+/* Fills [start, end) with CORRAL_POISON_PATTERN (CORRAL_GC_STRESS=poison). */
+void heap_poison_range(char *start, char *end);
 
 /* Bytes of the reserved range in use below top. */
 size_t heap_used_bytes(void);

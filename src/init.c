@@ -37,6 +37,12 @@ static int start_runtime(const corral_options *options)
         return status;
     if ((status = stats_init()))
         return status;
+    if ((config->stress_minor || config->stress_mixed_major_one_in) && !config->gc_generational) {
+        corral_set_error("CORRAL_GC_STRESS=%s chooses minor collections, which need "
+                         "CORRAL_GC_GENERATIONAL=1",
+                         config->stress_minor ? "minor" : "mixed");
+        return CORRAL_ERROR_CONFIG;
+    }
     if ((status = heap_init(config->heap_min, config->heap_max, config->heap_expansiveness)))
         return status;
     if ((status = barrier_init(config->gc_generational)))
@@ -51,6 +57,7 @@ static int start_runtime(const corral_options *options)
     if (gc_workers_start(config->gc_threads) != 0)
         return CORRAL_ERROR_NO_MEMORY;
     mark_init(gc_workers_count());
+    generation_init(config->gc_generational, config->gc_nursery, gc_workers_count());
     alloc_init(config->tlab_size, config->large_object_size);
     corral_fatal_add_context(print_gc_context);
     stress_init();

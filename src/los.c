@@ -31,9 +31,9 @@ void *los_alloc(size_t size)
         return NULL;
     memset(header, 0, sizeof(los_object) + size);
     header->size = size;
-    /* Born dirty: the pass elides barriers on stores into a fresh object, and
-     * a large object is not young (it never moves to the old space). */
-    memset(los_cards(header), barrier_enabled() ? CORRAL_CARD_DIRTY : 0, cards);
+    /* Clean: a new large object is young (unmarked) until a collection
+     * finds it alive, so stores into it need no record until then. */
+    memset(los_cards(header), 0, cards);
     header->signature = LOS_SIGNATURE;
     pthread_mutex_lock(&los_lock);
     header->next = los_list;
@@ -88,14 +88,15 @@ static void poison(void *memory, size_t size)
         words[i] = poison_pattern;
 }
 
-size_t los_sweep_from_stw(void)
+size_t los_sweep_from_stw(bool keep_marks)
 {
     los_object **link = &los_list;
     size_t live = 0;
     while (*link) {
         los_object *o = *link;
         if (atomic_load_explicit(&o->marked, memory_order_relaxed)) {
-            atomic_store_explicit(&o->marked, 0, memory_order_relaxed);
+            if (!keep_marks)
+                atomic_store_explicit(&o->marked, 0, memory_order_relaxed);
             live += o->size;
             link = &o->next;
             continue;
@@ -109,6 +110,12 @@ size_t los_sweep_from_stw(void)
         free(o);
     }
     return live;
+}
+
+void los_clear_marks_from_stw(void)
+{
+    for (los_object *o = los_list; o; o = o->next)
+        atomic_store_explicit(&o->marked, 0, memory_order_relaxed);
 }
 
 size_t los_live_bytes(void)

@@ -16,8 +16,12 @@ typedef struct los_object {
     struct los_object *next;   /* list of all large objects (los_lock) */
     size_t size;               /* bytes of the object, header excluded */
     uint64_t signature;        /* LOS_SIGNATURE: recognises LOS objects in checks */
-    _Atomic uint8_t marked;    /* written by markers (exchange), cleared by the sweep */
-    uint8_t padding[7];
+    /* Written by markers (exchange), cleared by the sweep; with
+     * CORRAL_GC_GENERATIONAL=1 kept by the sweep (a marked object is old)
+     * and cleared before a major GC marks. */
+    _Atomic uint8_t marked;
+    uint8_t verify_visited;    /* the verifier's visited set (verify.c), zero between uses */
+    uint8_t padding[6];
     /* the object follows, 16-byte aligned */
 } los_object;
 
@@ -63,8 +67,11 @@ void los_lock_from_stw(void);
 void los_unlock_from_stw(void);
 /* The large objects as an array, for parallel phases (valid until the sweep). */
 los_object **los_snapshot_from_stw(size_t *count);
-/* Frees unmarked objects, clears marks; returns the bytes still alive. */
-size_t los_sweep_from_stw(void);
+/* Frees unmarked objects and returns the bytes still alive; clears the
+ * marks of the others unless keep_marks (generational: they are now old). */
+size_t los_sweep_from_stw(bool keep_marks);
+/* Clears every mark (before a generational major GC marks from scratch). */
+void los_clear_marks_from_stw(void);
 size_t los_live_bytes(void);
 /* The large objects' payload addresses, sorted, as of one moment: a fast
  * "is this a large object?" for the marker's debug checks and the verifier. */

@@ -17,6 +17,7 @@
 #include "heap.h"
 #include "los.h"
 #include "object.h"
+#include "remset.h"
 #include "roots.h"
 #include "walker.h"
 
@@ -287,7 +288,30 @@ typedef struct mark_context {
     stop_report *stop;
     gc_parallel_range threads;
     bool from_roots; /* false: only drain what is already queued */
+    /* A minor collection's remembered set (remset.h): card chunks and large objects. */
+    bool minor;
+    gc_parallel_range cards, large;
+    los_object **large_objects;
 } mark_context;
+
+enum { CARDS_PER_CHUNK = 4096 }; /* 2 MiB of heap per card-scanning task */
+
+static void mark_card_chunks(unsigned worker, size_t first, size_t end, void *context)
+{
+    (void)context;
+    slot_visit visit = {worker, 0};
+    size_t cards = remset_heap_card_count();
+    size_t to = end * CARDS_PER_CHUNK < cards ? end * CARDS_PER_CHUNK : cards;
+    remset_scan_heap_cards(first * CARDS_PER_CHUNK, to, mark_slot, &visit);
+}
+
+static void mark_large_remembered(unsigned worker, size_t first, size_t end, void *context)
+{
+    mark_context *mark = context;
+    slot_visit visit = {worker, 0};
+    for (size_t i = first; i < end; i++)
+        remset_scan_large_object(mark->large_objects[i], mark_slot, &visit);
+}
 
 static void mark_thread_roots(unsigned worker, size_t first, size_t end, void *context)
 {
@@ -311,14 +335,26 @@ static void mark_phase(unsigned worker, void *context)
             slot_visit visit = {worker, 0};
             roots_visit_globals_from_stw(mark_slot, &visit);
         }
+        if (mark->minor) {
+            gc_parallel_for(&mark->cards, worker, mark_card_chunks, mark);
+            gc_parallel_for(&mark->large, worker, mark_large_remembered, mark);
+        }
     }
     drain(worker);
 }
 
 static void run_mark_phase(gc_cycle *cycle, bool from_roots, gc_phase_stats *stats)
 {
-    mark_context mark = {.stop = cycle->stop, .from_roots = from_roots};
+    mark_context mark = {.stop = cycle->stop, .from_roots = from_roots,
+                         .minor = from_roots && cycle->minor};
     gc_parallel_range_init(&mark.threads, cycle->stop->thread_count, 1);
+    if (mark.minor) {
+        size_t large_count;
+        mark.large_objects = los_snapshot_from_stw(&large_count);
+        size_t chunks = (remset_heap_card_count() + CARDS_PER_CHUNK - 1) / CARDS_PER_CHUNK;
+        gc_parallel_range_init(&mark.cards, chunks, 1);
+        gc_parallel_range_init(&mark.large, large_count, 16);
+    }
     gc_workers_run("mark", mark_phase, &mark, stats);
     uint64_t depth = gc_work_queues_max_depth(&queues);
     if (depth > cycle->mark_depth)

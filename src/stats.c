@@ -69,6 +69,8 @@ void stats_record_cycle(const gc_cycle *cycle)
         .live_bytes = cycle->live_bytes,
         .moved_bytes = cycle->moved_bytes,
         .workers = cycle->workers,
+        .minor = cycle->minor,
+        .promoted_bytes = cycle->minor ? cycle->marked_bytes : 0,
     };
     _Static_assert((int)CORRAL_GC_PHASES == (int)GC_PHASE_COUNT, "public and internal phases agree");
     for (int phase = 0; phase < GC_PHASE_COUNT; phase++) {
@@ -88,6 +90,13 @@ void stats_record_cycle(const gc_cycle *cycle)
     totals.bytes_moved += info.moved_bytes;
     totals.heap_bytes = info.heap_after;
     totals.live_bytes = info.live_bytes;
+    if (info.minor) {
+        totals.minor_collections++;
+        totals.minor_pause_total_ns += info.pause_ns;
+        if (info.pause_ns > totals.minor_pause_max_ns)
+            totals.minor_pause_max_ns = info.pause_ns;
+        totals.promoted_bytes += info.promoted_bytes;
+    }
     corral_gc_callback_fn fn = callback;
     void *context = callback_context;
     pthread_mutex_unlock(&stats_lock);
@@ -106,15 +115,17 @@ void stats_log_cycle(const gc_cycle *cycle)
         corral_describe_code_address(cycle->slowest_site, site, sizeof site);
     const gc_phase_stats *p = cycle->phases;
     fprintf(out,
-            "corral: gc %" PRIu64 " cause=%s ttsp=%.3fms (slowest thread %u at %s) "
-            "roots=%.2fms mark=%.2fms compact=%.2fms pause=%.2fms heap=%.1fM->%.1fM "
-            "live=%.1fM moved=%.1fM threads=%zu workers=%u limit=%.1fM\n",
-            cycle->number, cycle->cause, ms(cycle->ttsp_ns), cycle->slowest_thread, site,
+            "corral: gc %" PRIu64 " cause=%s kind=%s ttsp=%.3fms (slowest thread %u at %s) "
+            "roots=%.2fms mark=%.2fms %s=%.2fms pause=%.2fms heap=%.1fM->%.1fM "
+            "live=%.1fM moved=%.1fM promoted=%.1fM threads=%zu workers=%u limit=%.1fM\n",
+            cycle->number, cycle->cause, cycle->minor ? "minor" : "major", ms(cycle->ttsp_ns),
+            cycle->slowest_thread, site,
             ms(p[GC_PHASE_ROOTS].wall_ns), ms(p[GC_PHASE_MARK].wall_ns),
-            ms(p[GC_PHASE_PLAN].wall_ns + p[GC_PHASE_UPDATE].wall_ns + p[GC_PHASE_SLIDE].wall_ns +
+            cycle->minor ? "sweep" : "compact", ms(p[GC_PHASE_PLAN].wall_ns + p[GC_PHASE_UPDATE].wall_ns + p[GC_PHASE_SLIDE].wall_ns +
                p[GC_PHASE_FINISH].wall_ns),
             ms(cycle->pause_ns), mib(cycle->heap_before), mib(cycle->heap_after),
-            mib(cycle->live_bytes), mib(cycle->moved_bytes), cycle->thread_count, cycle->workers,
+            mib(cycle->live_bytes), mib(cycle->moved_bytes),
+            mib(cycle->minor ? cycle->marked_bytes : 0), cycle->thread_count, cycle->workers,
             mib(cycle->heap_limit));
     if (!(log & CORRAL_LOG_PHASES))
         return;
@@ -174,4 +185,10 @@ void stats_print_summary(void)
             s.collections, ms(s.pause_total_ns), ms(s.pause_max_ns), ms(s.mark_total_ns),
             ms(s.compact_total_ns), ms(s.ttsp_max_ns), mib(s.bytes_allocated), mib(s.bytes_moved),
             mib(s.heap_bytes), mib(s.live_bytes));
+    if (s.minor_collections)
+        fprintf(out,
+                "corral: stats: %" PRIu64 " minor GCs (pause total %.2fms max %.2fms), %" PRIu64
+                " major, promoted %.1fM\n",
+                s.minor_collections, ms(s.minor_pause_total_ns), ms(s.minor_pause_max_ns),
+                s.collections - s.minor_collections, mib(s.promoted_bytes));
 }

@@ -42,6 +42,21 @@ static uint64_t random_interval(void)
     return 1 + value % (2 * mean - 1);
 }
 
+/* mixed:N: the generator choosing minor or major. Collector only. */
+static uint64_t kind_state;
+
+stress_kind stress_collection_kind(void)
+{
+    const corral_config *config = &corral_runtime_config;
+    if (config->stress_minor)
+        return STRESS_KIND_MINOR;
+    if (config->stress_mixed_major_one_in)
+        return splitmix64(&kind_state) % config->stress_mixed_major_one_in == 0
+                   ? STRESS_KIND_MAJOR
+                   : STRESS_KIND_MINOR;
+    return STRESS_KIND_POLICY;
+}
+
 /* ------------------------------------------------ why a stress GC ran */
 
 /* The last stress-triggered collection, for fatal and crash reports: the
@@ -130,14 +145,14 @@ static void collect_at_new_poll_site(corral_thread *self)
     pthread_mutex_unlock(&sites_lock);
     if (first) {
         note_stress_collection(self, "polls: first visit of a poll site", 0);
-        gc_collect(self, "stress-poll");
+        gc_collect(self, "stress-poll", GC_WANT_ANY);
     }
 }
 
 static void collect_at_transition(corral_thread *self)
 {
     note_stress_collection(self, "transitions", 0);
-    gc_collect(self, "stress-transition");
+    gc_collect(self, "stress-transition", GC_WANT_ANY);
 }
 
 /* ---------------------------------------------------- replayable reports */
@@ -252,6 +267,7 @@ void stress_init(void)
         seed = ((uint64_t)now.tv_sec << 32) ^ (uint64_t)now.tv_nsec ^ 0x5eed;
     }
     random_state = seed;
+    kind_state = seed ^ 0x6b696e64; /* its own sequence: alloc:random's stays as it was */
     any_allocation_mode = config->stress_alloc_every || config->stress_thread_alloc_every ||
                           config->stress_alloc_random_mean;
     if (config->stress_alloc_random_mean)

@@ -8,6 +8,8 @@
  *   poison        vacated memory is filled with 0xbadc0ffee0ddf00d
  *   quarantine[:N]  vacated memory inaccessible for N GCs (default 2); the
  *                   first use of a stale reference is reported (quarantine.h)
+ *   minor         with CORRAL_GC_GENERATIONAL=1, stress collections are minor
+ *   mixed[:N]     ... minor, and one in N (on average, from the seed) major
  *
  * The seed (CORRAL_GC_SEED, or one from the clock) is printed at start, and
  * every fatal error prints the GC number, modes, seed, thread and poll site,
@@ -28,5 +30,11 @@ bool stress_allocation_due(corral_thread *self);
  * allocation to the slow path, inline fast paths included. */
 bool stress_counts_allocations(void);
 uint64_t stress_seed(void);
+
+/* The kind a stress-induced collection takes (minor, mixed): POLICY when no
+ * mode says, so the generational policy chooses. Collector only (the world
+ * stopped), so the sequence replays with the seed. */
+typedef enum stress_kind { STRESS_KIND_POLICY, STRESS_KIND_MINOR, STRESS_KIND_MAJOR } stress_kind;
+stress_kind stress_collection_kind(void);
 
 #endif /* CORRAL_STRESS_H */

@@ -5,13 +5,20 @@
  * carrying the signature, its end within the heap; or the start of a large
  * object. A header holding the poison pattern means the reference points at
  * memory the collector vacated (CORRAL_GC_STRESS=poison). Each problem names
- * where the reference was found. The traversal is serial and uses the start
- * bitmap and LOS mark bytes as its visited set, clearing both afterwards.
+ * where the reference was found. The traversal is serial and uses the
+ * scratch bitmap and the LOS visited bytes as its visited set, clearing both
+ * afterwards (the start bitmap and LOS marks hold which objects are old).
+ *
+ * Before a minor collection it also checks the remembered-set invariant
+ * (generation.h): every reference from an old object to a young one lies
+ * under a dirty card, else a store skipped the write barrier, and the
+ * report names the object, its type and the slot.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "barrier.h"
 #include "fatal.h"
 #include "gc.h"
 #include "heap.h"
@@ -39,6 +46,8 @@ typedef struct verifier {
     const char *where;        /* what is being scanned, for reports */
     const void *where_object;
     VEC(readable_range) readable; /* sorted */
+    bool check_remembered;    /* before a minor GC: old-to-young stores recorded? */
+    uint64_t missing_barriers;
 } verifier;
 
 static void collect_readable_ranges(verifier *v)
@@ -124,12 +133,44 @@ static bool first_visit(void *reference)
 {
     if (heap_contains(reference)) {
         size_t granule = heap_granule_index(reference);
-        if (heap_bit(corral_heap.start_bits, granule))
+        if (heap_bit(corral_heap.scratch_bits, granule))
             return false;
-        corral_heap.start_bits[granule >> 6] |= UINT64_C(1) << (granule & 63);
+        corral_heap.scratch_bits[granule >> 6] |= UINT64_C(1) << (granule & 63);
         return true;
     }
-    return los_try_mark(reference);
+    los_object *header = los_header(reference);
+    if (header->verify_visited)
+        return false;
+    header->verify_visited = 1;
+    return true;
+}
+
+/* Old: marked by an earlier collection and not yet collected by a major one. */
+static bool is_old(const void *object)
+{
+    if (heap_contains(object))
+        return heap_bit(corral_heap.start_bits, heap_granule_index(object));
+    return los_is_marked(object);
+}
+
+static void check_remembered_slot(void **slot, void *context)
+{
+    verifier *v = context;
+    void *reference = *slot;
+    if (!reference || reference_problem(v, reference) || is_old(reference) ||
+        barrier_recorded_in(v->where_object, slot))
+        return;
+    v->missing_barriers++;
+    if (++v->problems > VERIFY_REPORT_LIMIT)
+        return;
+    const void *object = v->where_object;
+    fprintf(stderr,
+            "corral: verify %s gc %" PRIu64 ": missing write barrier: old object %p of type %s "
+            "holds young %p in its slot at offset %zu (%p), and the slot's card is clean: a "
+            "reference store into the heap skipped the barrier (plain C must use "
+            "corral_store_ref; managed code must be built with corralc's write barrier)\n",
+            v->when, v->cycle->number, object, object_type(object)->name, reference,
+            (size_t)((char *)slot - (const char *)object), (void *)slot);
 }
 
 static void check_slot(void **slot, void *context)
@@ -175,19 +216,23 @@ static void scan(verifier *v, void *object)
     v->where = "field of object";
     v->where_object = object;
     object_visit_slots(object, check_slot, v);
+    if (v->check_remembered && is_old(object)) {
+        v->where_object = object;
+        object_visit_slots(object, check_remembered_slot, v);
+    }
 }
 
 static void clear_visited(verifier *v)
 {
-    heap_clear_bitmaps_from_stw();
+    heap_clear_scratch_bits_from_stw();
     for (size_t i = 0; i < v->large.count; i++)
-        atomic_store_explicit(&los_header((void *)v->large.payloads[i])->marked, 0,
-                              memory_order_relaxed);
+        los_header((void *)v->large.payloads[i])->verify_visited = 0;
 }
 
 uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
 {
-    verifier v = {.cycle = cycle, .when = when};
+    verifier v = {.cycle = cycle, .when = when,
+                  .check_remembered = cycle->minor && strcmp(when, "before") == 0};
     los_index_build_from_stw(&v.large);
     collect_readable_ranges(&v);
     for (size_t i = 0; i < cycle->stop->thread_count; i++)
@@ -202,12 +247,13 @@ uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
     los_index_free(&v.large);
     VEC_FREE(v.readable);
     if (corral_runtime_config.log & CORRAL_LOG_VERIFY)
-        fprintf(stats_log_stream(), "corral: verify %s gc %" PRIu64 ": %" PRIu64
+        fprintf(stats_log_stream(), "corral: verify %s %s gc %" PRIu64 ": %" PRIu64
                                     " objects reachable, %" PRIu64 " problems\n",
-                when, cycle->number, v.objects, v.problems);
+                when, cycle->minor ? "minor" : "major", cycle->number, v.objects, v.problems);
     if (v.problems)
         CORRAL_FATAL("heap verification %s gc %" PRIu64 " found %" PRIu64
-                     " bad references (first %d listed above)",
-                     when, cycle->number, v.problems, VERIFY_REPORT_LIMIT);
+                     " problems, %" PRIu64 " of them missing write barriers (first %d listed "
+                     "above)",
+                     when, cycle->number, v.problems, v.missing_barriers, VERIFY_REPORT_LIMIT);
     return v.problems;
 }

@@ -31,8 +31,10 @@ static __attribute__((unused)) long expected_checksum(int depth)
 }
 
 #ifndef __CORRAL_MANAGED__
-/* Builds a tree bottom-up and returns a raw reference, which the caller
- * must store (in a handle or the heap) before it allocates again. */
+/* Builds a tree and returns a raw reference, which the caller must store
+ * (in a handle or the heap) before it allocates again. Children are stored
+ * with corral_store_ref: a collection inside the recursion may have made
+ * the parent old (CORRAL_GC_GENERATIONAL=1). */
 static __attribute__((unused)) node *make_tree(int depth)
 {
     corral_handle_scope scope = corral_handle_scope_open();
@@ -40,9 +42,9 @@ static __attribute__((unused)) node *make_tree(int depth)
     ((node *)*self)->value = depth;
     if (depth > 0) {
         node *left = make_tree(depth - 1);
-        ((node *)*self)->left = left;
+        corral_store_ref(*self, (corral_ref *)&((node *)*self)->left, left);
         node *right = make_tree(depth - 1);
-        ((node *)*self)->right = right;
+        corral_store_ref(*self, (corral_ref *)&((node *)*self)->right, right);
     }
     node *result = *self;
     corral_handle_scope_close(scope);

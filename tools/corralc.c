@@ -74,7 +74,9 @@ static const char usage_text[] =
     "  -L DIR, -l LIB, -Wl,ARGS, -pthread   passed to the linker\n"
     "  --runtime=PATH     runtime library or object to link instead of libcorral.a\n"
     "  --polls=KINDS --loop-poll-interval=K --poll-page=direct|got\n"
-    "  --report-poll-distance --write-barrier --max-poll-distance=N --leaf=F,.. --unmanaged=F,..\n"
+    "  --no-write-barrier no write barrier (it is on by default): the code must then\n"
+    "                     only run with CORRAL_GC_GENERATIONAL=0\n"
+    "  --report-poll-distance --max-poll-distance=N --leaf=F,.. --unmanaged=F,..\n"
     "  --managed=F,.. --externals-managed --no-default-leaves --allow-unpolled-loops\n"
     "                     passed to corral-opt (see corral-opt --help)\n"
     "  -mllvm OPTION      an LLVM option for optimization and code generation\n"
@@ -92,6 +94,7 @@ static const char usage_text[] =
 typedef struct driver {
     string_list clang_flags;   /* -I -D -U -std -W... for compiling C */
     string_list pass_flags;    /* forwarded to corral-opt */
+    int no_write_barrier;      /* --no-write-barrier: code only for CORRAL_GC_GENERATIONAL=0 */
     string_list link_flags;    /* -L -l -Wl, -static -fsanitize -pthread */
     string_list dependency_flags; /* -MD -MMD -MP -MT -MQ, for compiling C */
     const char *dependency_output; /* -MF FILE */
@@ -390,6 +393,10 @@ static int run_pass(driver *d, const string_list *ir_inputs, const char *output,
     if (d->shared && !has_poll_page_option(d))
         push(&argv, "--poll-page=got");
     push_all(&argv, &d->pass_flags);
+    /* On by default: whether the collector is generational is chosen when
+     * the program runs (CORRAL_GC_GENERATIONAL), and then every store needs it. */
+    if (!d->no_write_barrier)
+        push(&argv, "--write-barrier");
     push(&argv, "-o");
     push(&argv, output);
     push_all(&argv, ir_inputs);
@@ -653,7 +660,7 @@ static const char *const pass_options[] = {
 };
 static const char *const pass_switches[] = {
     "--report-poll-distance", "--externals-managed", "--no-default-leaves",
-    "--allow-unpolled-loops", "--write-barrier",
+    "--allow-unpolled-loops",
 };
 
 static int starts_with(const char *text, const char *prefix)
@@ -809,6 +816,10 @@ static int parse_one(driver *d, int argc, char **argv, int i)
     else if (strcmp(arg, "-pthread") == 0 ||
              starts_with(arg, "-Wl,") || starts_with(arg, "-fsanitize="))
         push(&d->link_flags, arg);
+    else if (strcmp(arg, "--write-barrier") == 0)
+        d->no_write_barrier = 0; /* the default, accepted for older build files */
+    else if (strcmp(arg, "--no-write-barrier") == 0)
+        d->no_write_barrier = 1;
     else if (starts_with(arg, "--runtime="))
         d->runtime = arg + strlen("--runtime=");
     else if (starts_with(arg, "-march="))

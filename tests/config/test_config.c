@@ -28,9 +28,9 @@ static char *const empty_env[] = {NULL};
 #define LOG_FILE_ACCEPTS "expected any text of at most 4095 bytes (empty for stderr)"
 #define STRESS_ACCEPTS                                                                     \
     "expected a comma-separated list of modes: alloc:N, thread-alloc:N, "                  \
-    "alloc:random[:MEAN], polls, transitions, move-all, poison, quarantine[:N]; N and "    \
-    "MEAN are integers "                                                                   \
-    ">= 1; at most one allocation schedule: alloc, thread-alloc, alloc:random"
+    "alloc:random[:MEAN], polls, transitions, move-all, poison, quarantine[:N], minor, "   \
+    "mixed[:N]; N and MEAN are integers >= 1; at most one allocation schedule: alloc, "    \
+    "thread-alloc, alloc:random; at most one collection kind: minor, mixed"
 #define HELP_HINT "; CORRAL_HELP=1 lists every variable"
 
 static int load(corral_config *config, const corral_options *options, char *const *envp)

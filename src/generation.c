@@ -1,0 +1,65 @@
+/* generation.c — choosing minor or major collections (generation.h). */
+#include "generation.h"
+
+#include "gc.h"
+#include "heap.h"
+#include "los.h"
+#include "stress.h"
+
+/* Set by generation_init before any thread attaches; read-only afterwards. */
+static bool enabled;
+static size_t nursery;
+
+/* A major collection once the old space fills three quarters of the limit. */
+#define OLD_SPACE_SHARE_QUARTERS 3
+
+/* Per GC worker, so a machine with more cores (and more cache) collects as
+ * often in time while allocating faster; measured in docs/performance.md. */
+#define NURSERY_PER_WORKER ((size_t)4 << 20)
+
+void generation_init(bool enable, size_t nursery_bytes, unsigned gc_workers)
+{
+    enabled = enable;
+    if (!enable) {
+        nursery = 0;
+        return;
+    }
+    nursery = nursery_bytes ? nursery_bytes : NURSERY_PER_WORKER * (gc_workers ? gc_workers : 1);
+}
+
+bool generation_enabled(void)
+{
+    return enabled;
+}
+
+size_t generation_nursery_bytes(void)
+{
+    return nursery;
+}
+
+size_t generation_allocation_limit(size_t heap_limit)
+{
+    if (!enabled)
+        return heap_limit;
+    size_t young_limit = corral_heap.live_after_gc + nursery;
+    return young_limit < heap_limit ? young_limit : heap_limit;
+}
+
+bool generation_choose_minor_from_stw(gc_want want)
+{
+    if (!enabled || want == GC_WANT_MAJOR)
+        return false;
+    stress_kind kind = stress_collection_kind();
+    if (kind != STRESS_KIND_POLICY)
+        return kind == STRESS_KIND_MINOR;
+    /* The old space grows by each minor collection's survivors: collect it
+     * all once it fills OLD_SPACE_SHARE of the heap limit (the nursery then
+     * shrinks to the room left, at least the rest of the limit). */
+    return corral_heap.live_after_gc < corral_heap.target / 4 * OLD_SPACE_SHARE_QUARTERS;
+}
+
+void generation_prepare_major_from_stw(void)
+{
+    heap_clear_bitmaps_from_stw();
+    los_clear_marks_from_stw();
+}

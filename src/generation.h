@@ -1,0 +1,59 @@
+/* generation.h — the young generation (CORRAL_GC_GENERATIONAL=1), by sticky
+ * mark bits: an object is old once a collection has marked it, and its mark
+ * stays set until the next major collection; everything allocated since the
+ * last collection is young.
+ *
+ *   allocate ──> young (no mark) ──minor GC finds it live──> old (marked)
+ *                   │                                           │
+ *                   └─minor GC finds it dead: its memory        └─major GC: all marks
+ *                     becomes free ranges (a hole)                cleared, full mark,
+ *                                                                 compaction, survivors'
+ *                                                                 marks rebuilt at their
+ *                                                                 new addresses
+ *
+ * A minor collection marks from the roots and from the remembered set (the
+ * dirty cards over old objects, remset.h) and stops at marked objects, so it
+ * traces only young survivors; nothing moves, so stack slots, derived
+ * pointers and handles need no update. The memory handed out since the last
+ * collection minus the survivors becomes the free ranges TLABs are carved
+ * from next (heap_sweep_young_from_stw). Weak handles to dead young objects
+ * are cleared and dead young finalizable objects queued by the same code as
+ * in a major collection, since an old object counts as marked there.
+ *
+ * Policy: a collection when the bytes allocated since the last one reach
+ * the nursery size (CORRAL_GC_NURSERY) or the heap limit of the sizer
+ * (heap.h), whichever comes first; it is minor unless the old space fills
+ * three quarters of that limit, or corral_collect asked, or a minor one
+ * could not make room.
+ *
+ * Survivors are not copied: a minor collection costs the survivors, the
+ * dirty cards and a bitmap pass over the nursery's memory, never the old
+ * space. Fragmentation left by dead young objects between survivors lasts
+ * until the next major collection compacts it.
+ */
+#ifndef CORRAL_GENERATION_H
+#define CORRAL_GENERATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What the requester of a collection needs. */
+typedef enum gc_want {
+    GC_WANT_ANY,    /* room to allocate: the policy chooses */
+    GC_WANT_MAJOR,  /* a full collection (explicit, or a minor one did not help) */
+} gc_want;
+
+/* Called by corral_init once the configuration is loaded. */
+void generation_init(bool enabled, size_t nursery_bytes, unsigned gc_workers);
+bool generation_enabled(void);
+/* Bytes allocated between minor collections (0 when not generational). */
+size_t generation_nursery_bytes(void);
+/* The allocation limit before the first collection of a request: the heap
+ * limit, or the old space plus a nursery when that comes first. */
+size_t generation_allocation_limit(size_t heap_limit);
+/* From the stopped world: whether this collection is a minor one. */
+bool generation_choose_minor_from_stw(gc_want want);
+/* Before a major collection marks: forget which objects are old. */
+void generation_prepare_major_from_stw(void);
+
+#endif /* CORRAL_GENERATION_H */

@@ -1,0 +1,32 @@
+/* remset.h — the remembered set of a minor collection: the dirty cards of
+ * the write barrier (barrier.h) over old objects, scanned as roots and
+ * cleaned (generation.h explains old and young).
+ *
+ * A heap card (512 bytes) is exactly one word of the start bitmap, so the
+ * old objects a dirty card covers are the start bits of its word, plus at
+ * most one object that starts before the card and runs into it. A large
+ * object carries its own cards; only the parts under dirty cards of a
+ * reference array are scanned, other large objects whole.
+ *
+ * Cards are read and cleaned with the world stopped. Marking runs at the
+ * same time (minor GCs scan cards inside the mark phase), so start bits and
+ * mark bytes are read atomically: an object marked meanwhile is a young
+ * survivor, and scanning it as well is harmless.
+ */
+#ifndef CORRAL_REMSET_H
+#define CORRAL_REMSET_H
+
+#include <corral.h>
+#include <stddef.h>
+
+#include "los.h"
+
+/* Heap cards below the heap top: the range remset_scan_heap_cards takes. */
+size_t remset_heap_card_count(void);
+/* Visits every slot of every old object under a dirty card in [first, end)
+ * and cleans those cards. */
+void remset_scan_heap_cards(size_t first, size_t end, corral_visit_fn visit, void *context);
+/* The same for one large object: nothing unless it is old. */
+void remset_scan_large_object(los_object *object, corral_visit_fn visit, void *context);
+
+#endif /* CORRAL_REMSET_H */
