@@ -69,7 +69,7 @@
       "the heap barriered (corralc's default, corral_store_ref in plain C)")               \
     X(gc_nursery, GC_NURSERY, SIZE, "0", CORRAL_KiB(256), CORRAL_GiB(4), "auto", NO_OPTION,  \
       "with CORRAL_GC_GENERATIONAL=1, bytes allocated between minor collections; "         \
-      "auto = 4M per GC worker")                                                           \
+      "auto = 16M per GC worker")                                                           \
     X(log, LOG, FLAGS, "", 0, 0, NULL, NO_OPTION, "what to log")                             \
     X(log_file, LOG_FILE, STRING, "", 0, 0, "stderr", NO_OPTION,                             \
       "file that log lines and statistics go to")                                          \

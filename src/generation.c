@@ -14,8 +14,11 @@ static size_t nursery;
 #define OLD_SPACE_SHARE_QUARTERS 3
 
 /* Per GC worker, so a machine with more cores (and more cache) collects as
- * often in time while allocating faster; measured in docs/performance.md. */
-#define NURSERY_PER_WORKER ((size_t)4 << 20)
+ * often in time while allocating faster. Survivors are promoted after one
+ * collection, so a small nursery promotes data that dies soon after: on
+ * binary-trees N=21 (2 workers) 4M per worker took 6.5 s with 45 major
+ * collections, 16M 4.8 s with 20 (docs/performance.md). */
+#define NURSERY_PER_WORKER ((size_t)16 << 20)
 
 void generation_init(bool enable, size_t nursery_bytes, unsigned gc_workers)
 {

@@ -226,77 +226,10 @@ void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_
     h->high_water = keep_until;
 }
 
-/* The free ranges a minor sweep builds; reused across GCs (collector only). */
-static VEC(heap_free_range) swept;
-
-static void add_swept_range(char *start, char *end)
-{
-    if (swept.count && swept.items[swept.count - 1].end == start) {
-        swept.items[swept.count - 1].end = end;
-        return;
-    }
-    VEC_PUSH(swept, ((heap_free_range){start, end}));
-}
-
 void heap_poison_range(char *start, char *end)
 {
     for (uint64_t *word = (uint64_t *)start; (char *)word < end; word++)
         *word = CORRAL_POISON_PATTERN;
-}
-
-/* A hole between survivors: kept when big enough to be worth a TLAB. */
-static void add_hole(char *start, char *end, bool poison)
-{
-    if ((size_t)(end - start) < HEAP_MIN_HOLE)
-        return;
-    if (poison)
-        heap_poison_range(start, end);
-    add_swept_range(start, end);
-}
-
-/* The holes between the objects marked in [origin, used_end), the part of
- * one free range handed out since the last GC; returns where the last
- * survivor ends (origin when none did). */
-static char *sweep_handed_out(char *origin, char *used_end, bool poison)
-{
-    char *cursor = origin;
-    size_t first = heap_granule_index(origin), end = heap_granule_index(used_end);
-    for (size_t w = first >> 6; w <= (end - 1) >> 6 && end > first; w++) {
-        uint64_t starts = corral_heap.start_bits[w];
-        if (w == first >> 6)
-            starts &= ~UINT64_C(0) << (first & 63);
-        while (starts) {
-            size_t granule = w * 64 + (unsigned)__builtin_ctzll(starts);
-            starts &= starts - 1;
-            if (granule >= end)
-                break;
-            char *object = heap_granule_address(granule);
-            add_hole(cursor, object, poison);
-            cursor = object + object_size(object);
-        }
-    }
-    return cursor;
-}
-
-void heap_sweep_young_from_stw(bool poison, size_t survivor_bytes)
-{
-    heap *h = &corral_heap;
-    swept.count = 0;
-    for (size_t i = 0; i < h->range_count; i++) {
-        heap_free_range *range = &h->ranges[i];
-        char *origin = h->range_origins[i];
-        char *cursor = range->start > origin ? sweep_handed_out(origin, range->start, poison)
-                                             : origin;
-        /* The part never handed out is still zero: poison only what was used. */
-        if (poison && cursor < range->start)
-            heap_poison_range(cursor, range->start);
-        if (i == h->range_count - 1)
-            add_swept_range(cursor, range->end); /* the tail always runs to the end */
-        else if ((size_t)(range->end - cursor) >= HEAP_MIN_HOLE)
-            add_swept_range(cursor, range->end);
-    }
-    heap_reset_free_ranges_from_stw(swept.items, swept.count);
-    h->live_after_gc += survivor_bytes;
 }
 
 size_t heap_used_bytes(void)

@@ -10,7 +10,10 @@
  *   RESULT bench=NAME impl=IMPL threads=N params=K:V,... status=ok|fail|oom
  *          wall_ms=F gc_count=N|- pause_total_ms=F|- pause_max_ms=F|-
  *          pause_p99_ms=F|- [extra key=value ...]
- * "-" means the implementation has no such figure (malloc has no GC).
+ * "-" means the implementation has no such figure (malloc has no GC). The
+ * pause_* keys cover every collection; corral adds minor_count=N
+ * minor_p50_ms=F minor_p99_ms=F to the extra keys when it made minor
+ * collections (CORRAL_GC_GENERATIONAL=1), over those alone.
  * With BENCH_PAUSE_FILE set, every recorded pause is also written there, one
  * value in milliseconds per line, for bench/run --plot.
  */
@@ -131,8 +134,9 @@ static BENCH_UNUSED void bench_sort_u64(uint64_t *values, uint64_t count)
     }
 }
 
-/* 99th percentile by nearest rank; sorts a copy so the log keeps its order. */
-static BENCH_UNUSED uint64_t bench_pauses_p99(const struct bench_pauses *pauses)
+/* The given percentile (1..100) of the stored pauses by nearest rank; sorts a
+ * copy so the log keeps its order. */
+static BENCH_UNUSED uint64_t bench_pauses_percentile(const struct bench_pauses *pauses, unsigned percent)
 {
     uint64_t stored = bench_pauses_stored(pauses);
     if (stored == 0)
@@ -142,10 +146,25 @@ static BENCH_UNUSED uint64_t bench_pauses_p99(const struct bench_pauses *pauses)
         return pauses->max_ns;
     memcpy(sorted, pauses->ns, stored * sizeof *sorted);
     bench_sort_u64(sorted, stored);
-    uint64_t rank = (stored * 99 + 99) / 100; /* ceil(0.99 * n), 1-based */
-    uint64_t p99 = sorted[rank - 1];
+    uint64_t rank = (stored * percent + 99) / 100; /* ceil(percent / 100 * n), 1-based */
+    uint64_t value = sorted[rank - 1];
     free(sorted);
-    return p99;
+    return value;
+}
+
+static BENCH_UNUSED uint64_t bench_pauses_p99(const struct bench_pauses *pauses)
+{
+    return bench_pauses_percentile(pauses, 99);
+}
+
+/* "NAME_count=N NAME_p50_ms=F NAME_p99_ms=F" into out, for the extra keys of
+ * a RESULT line that reports one kind of pause apart (corral's minor GCs). */
+static BENCH_UNUSED void bench_pauses_keys(char *out, size_t size, const char *name,
+                                           const struct bench_pauses *pauses)
+{
+    snprintf(out, size, "%s_count=%llu %s_p50_ms=%.3f %s_p99_ms=%.3f", name, (unsigned long long)pauses->count,
+             name, (double)bench_pauses_percentile(pauses, 50) / 1e6, name,
+             (double)bench_pauses_percentile(pauses, 99) / 1e6);
 }
 
 /* Writes the log to $BENCH_PAUSE_FILE (milliseconds, one per line). */

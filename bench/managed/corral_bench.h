@@ -10,13 +10,19 @@
 
 #include "bench.h"
 
+/* Every collection's pause (the RESULT line's pause_* keys), and the minor
+ * collections' again on their own (minor_*; CORRAL_GC_GENERATIONAL=1). */
 static struct bench_pauses corral_pauses;
+static struct bench_pauses corral_minor_pauses;
 
 /* Called by the runtime (C) after each collection: NOPOLL and call-free (the
  * recorder is always_inline), so it has no safepoint for a walk to stop in. */
 static CORRAL_NOPOLL void corral_bench_on_gc(const corral_gc_info *info, void *context)
 {
-    bench_pauses_record((struct bench_pauses *)context, info->pause_ns);
+    (void)context;
+    bench_pauses_record(&corral_pauses, info->pause_ns);
+    if (info->minor)
+        bench_pauses_record(&corral_minor_pauses, info->pause_ns);
 }
 
 /* A start-up call failed: say which and why. */
@@ -35,18 +41,23 @@ static BENCH_UNUSED void corral_bench_init(const char *bench, size_t heap_max)
     options.heap_max = heap_max;
     if (corral_init(heap_max ? &options : NULL) != CORRAL_OK)
         exit(corral_bench_failed(bench, "corral_init"));
-    corral_set_gc_callback(corral_bench_on_gc, &corral_pauses);
+    corral_set_gc_callback(corral_bench_on_gc, NULL);
 }
 
 /* The collector's RESULT fields: GC count from the statistics; more "key=value"
- * pairs (time to safepoint, heap size, bytes moved) into extra. */
+ * pairs (time to safepoint, heap size, bytes moved, the caller's more, then
+ * the minor pauses when there were minor collections) into extra. */
 static BENCH_UNUSED long corral_bench_gc_count(char *extra, size_t size, const char *more)
 {
     corral_stats stats;
     corral_get_stats(&stats);
-    snprintf(extra, size, "ttsp_max_ms=%.3f heap_bytes=%llu bytes_moved=%llu%s%s", (double)stats.ttsp_max_ns / 1e6,
-             (unsigned long long)stats.heap_bytes, (unsigned long long)stats.bytes_moved, more && *more ? " " : "",
-             more ? more : "");
+    char minor[128] = "";
+    if (corral_minor_pauses.count > 0)
+        bench_pauses_keys(minor, sizeof minor, "minor", &corral_minor_pauses);
+    snprintf(extra, size, "ttsp_max_ms=%.3f heap_bytes=%llu bytes_moved=%llu%s%s%s%s",
+             (double)stats.ttsp_max_ns / 1e6, (unsigned long long)stats.heap_bytes,
+             (unsigned long long)stats.bytes_moved, more && *more ? " " : "", more ? more : "", *minor ? " " : "",
+             minor);
     return (long)stats.collections;
 }
 
