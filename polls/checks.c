@@ -14,11 +14,13 @@ void check_module(polls_pass *pass)
     for (LLVMValueRef function = LLVMGetFirstFunction(pass->module); function;
          function = LLVMGetNextFunction(function)) {
         const char *gc = LLVMGetGC(function);
-        if (gc && strcmp(gc, CORRAL_ABI_GC_STRATEGY) != 0)
+        if (gc && strcmp(gc, CORRAL_ABI_GC_STRATEGY) != 0 &&
+            strcmp(gc, CORRAL_ABI_SHADOW_STACK_GC) != 0)
             pass_error(pass, function, NULL,
-                       "already uses gc \"%s\"; corral compiles managed code with gc \"%s\" "
-                       "and cannot mix collectors in one module",
-                       gc, CORRAL_ABI_GC_STRATEGY);
+                       "uses gc \"%s\", which corral does not know: it accepts gc \"%s\" "
+                       "(its own, also set on functions with no gc) and gc \"%s\" (roots "
+                       "marked with llvm.gcroot, docs/gcroot.md)",
+                       gc, CORRAL_ABI_GC_STRATEGY, CORRAL_ABI_SHADOW_STACK_GC);
         if (strncmp(value_name(function), "llvm.experimental.gc.statepoint", 31) == 0 &&
             LLVMGetFirstUse(function))
             pass_error(pass, NULL, NULL,

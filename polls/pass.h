@@ -78,6 +78,8 @@ typedef struct polls_pass {
     LLVMValueRef poll_page;     /* corral_poll_page */
     LLVMValueRef poll_slow;     /* corral_poll_slow */
     unsigned strip_mined_kind;  /* metadata kind id of STRIP_MINED_METADATA */
+    ptr_table shadow_stack_functions; /* functions lowered from gc "shadow-stack" */
+    ptr_table shadow_stack_loop_polls; /* their loop polls, made from fences */
 } polls_pass;
 
 /* ---- diagnostics.c */
@@ -209,6 +211,22 @@ int strip_mine_loop(polls_pass *pass, LLVMValueRef function, LLVMBasicBlockRef l
  * store into the heap, except those it can prove need none; counts both. */
 void insert_write_barriers(polls_pass *pass, LLVMValueRef function,
                            corral_polls_function_report *report);
+
+/* ---- shadow_stack.c: functions using @llvm.gcroot (gc "shadow-stack") */
+/* Before the input is verified: rejects gcroot calls LLVM's verifier would,
+ * naming the function. */
+void check_gcroot_calls(polls_pass *pass);
+/* Before optimisation: lowers each such function's roots onto the
+ * thread-local shadow stack, fences its loops, and clears its gc. */
+void lower_shadow_stack_functions(polls_pass *pass);
+/* After classification: each loop fence becomes a poll (or goes, when the
+ * function takes no loop polls); place_polls adds no loop polls there. */
+void turn_shadow_stack_fences_into_polls(polls_pass *pass);
+int is_shadow_stack_function(const polls_pass *pass, LLVMValueRef function);
+/* After placement: drops entry/return polls across which a plain pointer
+ * that may point into the heap is live; such a loop poll is an error. */
+void check_shadow_stack_polls(polls_pass *pass, LLVMValueRef function,
+                              corral_polls_function_report *report);
 
 /* ---- distance.c */
 /* Verifies every cycle holds a poll or statepoint and computes the poll

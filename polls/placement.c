@@ -211,7 +211,8 @@ void place_polls(polls_pass *pass, LLVMValueRef function, corral_polls_function_
     unsigned kinds = (flags & FUNCTION_POLL_ALL) ? CORRAL_POLL_ALL_KINDS : pass->options.poll_kinds;
     if (kinds & CORRAL_POLL_ENTRY)
         report->polls_inserted += place_entry_poll(pass, function);
-    if (kinds & CORRAL_POLL_LOOP)
+    /* A shadow-stack function's loop polls are its fences (shadow_stack.c). */
+    if ((kinds & CORRAL_POLL_LOOP) && !is_shadow_stack_function(pass, function))
         report->polls_inserted += place_loop_polls(pass, function, report);
     if (kinds & CORRAL_POLL_PRECALL)
         report->polls_inserted += place_precall_polls(pass, function);

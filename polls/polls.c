@@ -167,6 +167,7 @@ static void place_and_check_polls(polls_pass *pass)
         LLVMValueRef function = pass->managed_functions.items[i];
         corral_polls_function_report report = {.function = xstrdup(value_name(function))};
         place_polls(pass, function, &report);
+        check_shadow_stack_polls(pass, function, &report);
         analyse_poll_distance(pass, function, &report);
         check_poll_distance_limit(pass, function, &report);
         VEC_PUSH(pass->reports, report);
@@ -220,9 +221,14 @@ static int verify_input(polls_pass *pass)
 static void run_steps(polls_pass *pass)
 {
     LLVMValueRef function;
-    if (verify_input(pass) != 0)
+    check_gcroot_calls(pass);
+    if (pass->error_count || verify_input(pass) != 0)
         return;
     check_module(pass);
+    if (pass->error_count)
+        return;
+    /* Before optimisation, which must see the pushes, pops and loop fences. */
+    lower_shadow_stack_functions(pass);
     if (pass->error_count)
         return;
     make_gc_space_non_integral(pass);
@@ -237,6 +243,7 @@ static void run_steps(polls_pass *pass)
     classify_functions(pass);
     if (pass->error_count)
         return;
+    turn_shadow_stack_fences_into_polls(pass);
     return_varargs_results_through_memory(pass);
     if (pass->error_count)
         return;
@@ -335,6 +342,8 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
                                                      strlen(STRIP_MINED_METADATA));
     ptr_table_init(&pass.function_flags);
     ptr_table_init(&pass.wrappers);
+    ptr_table_init(&pass.shadow_stack_functions);
+    ptr_table_init(&pass.shadow_stack_loop_polls);
 
     run_steps(&pass);
 
@@ -342,6 +351,8 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
     LLVMDisposeBuilder(pass.builder);
     ptr_table_free(&pass.function_flags);
     ptr_table_free(&pass.wrappers);
+    ptr_table_free(&pass.shadow_stack_functions);
+    ptr_table_free(&pass.shadow_stack_loop_polls);
     free(pass.managed_functions.items);
     free(pass.keyed_wrappers.items);
     int status = pass.error_count ? -1 : 0;

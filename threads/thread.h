@@ -101,6 +101,7 @@ typedef struct thread_roots {
     root_pair *derived;
     size_t derived_count, derived_capacity;
     size_t frames;           /* managed frames walked */
+    size_t shadow_stack_entries; /* gcroot frames on the shadow stack */
 } thread_roots;
 
 typedef struct corral_thread {
@@ -119,6 +120,9 @@ typedef struct corral_thread {
      * handles, only once the thread is stopped. */
     VEC(void *) call_pins;
     uint64_t parked_at_ns;    /* when it last stopped (for TTSP) */
+    /* The owner's corral_shadow_stack_head (a TLS variable, so its address is
+     * taken at attach): the chain of gcroot frames the walker also visits. */
+    struct corral_shadow_stack_entry **shadow_stack_head;
 
     /* --- identity, fixed after attach */
     unsigned id;              /* small number for logs: 1, 2, ... */

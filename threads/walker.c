@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <urcu.h>
 
+#include "corral/shadow_stack.h"
 #include "fatal.h"
 #include "frame_x86_64.h"
 #include "stackmap/registry.h"
@@ -134,11 +135,39 @@ uintptr_t walker_outermost_managed_cfa(frame_anchor from)
     return outermost;
 }
 
+/* More roots than any function has: a corrupt chain, not a frame. */
+enum { SHADOW_STACK_MAX_ROOTS = 1 << 20 };
+
+/* The thread's shadow stack (gcroot frames, corral/shadow_stack.h): every
+ * root slot is a base, visited by marking and rewritten by compaction like a
+ * stackmap slot. The slots live in frames that are on the stack until popped. */
+static void walk_shadow_stack(corral_thread *thread)
+{
+    size_t entries = 0;
+    for (corral_shadow_stack_entry *entry = *thread->shadow_stack_head; entry;
+         entry = entry->next, entries++) {
+        const corral_shadow_stack_map *map = entry->map;
+        if (!map || map->root_count < 0 || map->root_count > SHADOW_STACK_MAX_ROOTS ||
+            map->meta_count < 0 || map->meta_count > map->root_count)
+            CORRAL_FATAL("stack walk of %s (tid %d): shadow-stack entry %zu at %p has a bad "
+                         "frame map %p (a frame not popped before its function left: "
+                         "longjmp or an exception through gcroot code?)",
+                         thread->name, (int)thread->tid, entries, (void *)entry,
+                         (const void *)map);
+        for (int32_t i = 0; i < map->root_count; i++)
+            add_base(&thread->roots, &entry->roots[i]);
+    }
+    thread->roots.shadow_stack_entries = entries;
+}
+
 void walker_collect_roots_from_stw(corral_thread *thread)
 {
     thread->roots.base_count = 0;
     thread->roots.derived_count = 0;
     thread->roots.frames = 0;
+    thread->roots.shadow_stack_entries = 0;
+    if (thread->shadow_stack_head)
+        walk_shadow_stack(thread);
     frame_anchor anchor = thread->anchor;
     rcu_read_lock();
     for (const managed_segment *segment = thread->segment; segment; segment = segment->previous) {

@@ -68,6 +68,15 @@
 /* The gc strategy the pass sets on managed functions. */
 #define CORRAL_ABI_GC_STRATEGY "coreclr"
 
+/* Functions with gc "shadow-stack" mark their roots with @llvm.gcroot; the
+ * pass lowers them to LLVM's shadow-stack frame layout (corral/shadow_stack.h)
+ * pushed on this thread-local chain head (a ptr, initial value null):
+ *     entry: frame = { head, @map, null... }; head = frame   (volatile stores)
+ *     ret/resume: head = frame.next                           (volatile store)
+ * and then compiles them like any managed function (gc "coreclr"). */
+#define CORRAL_ABI_SHADOW_STACK_GC "shadow-stack"
+#define CORRAL_ABI_SHADOW_STACK_HEAD "corral_shadow_stack_head"
+
 /* The stackmap section, renamed after code generation so the linker defines
  * __start_/__stop_ symbols for it (it must be a C identifier). */
 #define CORRAL_ABI_STACKMAP_SECTION "llvm_stackmaps"

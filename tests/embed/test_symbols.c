@@ -15,6 +15,7 @@ static const char *public_header_names =
     "grep -ohE '\\bcorral_[a-z0-9_]+\\b *(\\(|\\[|;)' " SOURCE_DIR "/include/corral.h "
     SOURCE_DIR "/include/corral/alloc.h " SOURCE_DIR "/include/corral/poll.h "
     SOURCE_DIR "/include/corral/jit.h " SOURCE_DIR "/include/corral/barrier.h "
+    SOURCE_DIR "/include/corral/shadow_stack.h "
     "| grep -oE 'corral_[a-z0-9_]+' | sort -u";
 
 static char *names_of(const char *what, const char *command)

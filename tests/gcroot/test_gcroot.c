@@ -1,0 +1,104 @@
+/* Frontend IR written for @llvm.gcroot (lists_trees.ll, gc "shadow-stack")
+ * running on corral: one and four mutator threads, each building and summing
+ * trees and lists while collections move every object, with the heap
+ * verified before and after each collection. The gcroot code calls managed C
+ * (c_churn) and is called from it (the thread bodies), so collections walk
+ * both kinds of frame. Each case is a forked child with a timeout. */
+#include <corral.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "corral_test.h"
+
+typedef struct node __attribute__((address_space(1))) *noderef;
+struct node {
+    corral_header header;
+    noderef left, right;
+    long value;
+};
+static const uint32_t node_refs[] = {offsetof(struct node, left), offsetof(struct node, right)};
+/* Named in lists_trees.ll: the layout { header, left, right, value } matches. */
+const corral_type gcroot_node_type = CORRAL_STRUCT_TYPE("node", struct node, node_refs);
+
+/* From lists_trees.ll. */
+long gcroot_worker(long rounds, long depth, long tree_expected, long list_length);
+
+/* Managed C called from gcroot code: allocates a list of n and sums it. */
+long c_churn(long n)
+{
+    noderef list = 0;
+    for (long i = 1; i <= n; i++) {
+        noderef node = corral_alloc(&gcroot_node_type);
+        node->value = i;
+        node->left = list;
+        list = node;
+    }
+    long sum = 0;
+    for (noderef p = list; p; p = p->left)
+        sum += p->value;
+    return sum;
+}
+
+static long tree_expected(long depth, long value)
+{
+    if (depth <= 0)
+        return value;
+    return value + tree_expected(depth - 1, 2 * value) + tree_expected(depth - 1, 2 * value + 1);
+}
+
+enum { ROUNDS = 40, DEPTH = 7, LIST_LENGTH = 300 };
+
+static void *worker(void *failures)
+{
+    *(long *)failures = gcroot_worker(ROUNDS, DEPTH, tree_expected(DEPTH, 1), LIST_LENGTH);
+    return NULL;
+}
+
+typedef struct gcroot_case {
+    int threads;
+    const char *settings;
+} gcroot_case;
+
+static void run_case(void *arg)
+{
+    const gcroot_case *c = arg;
+    test_start(c->settings, false);
+    pthread_t threads[8];
+    long failures[8] = {0};
+    corral_stats before, after;
+    corral_get_stats(&before);
+    for (int i = 0; i < c->threads; i++)
+        if (corral_thread_create(&threads[i], worker, &failures[i]) != 0)
+            bail_out("corral_thread_create failed");
+    long total = 0;
+    for (int i = 0; i < c->threads; i++) {
+        pthread_join(threads[i], NULL);
+        total += failures[i];
+    }
+    corral_get_stats(&after);
+    is_int(total, 0, "%d thread(s), %s: every tree, list and churn sum right", c->threads,
+           c->settings);
+    ok(after.collections - before.collections >= 10, "%llu collections ran",
+       (unsigned long long)(after.collections - before.collections));
+}
+
+static const char *const settings[] = {
+    "CORRAL_GC_STRESS=alloc:97 CORRAL_GC_VERIFY=before,after",
+    "CORRAL_GC_STRESS=alloc:211,move-all,poison CORRAL_GC_VERIFY=before,after",
+};
+
+int main(void)
+{
+    plan(4);
+    static gcroot_case cases[4];
+    for (int s = 0; s < 2; s++)
+        for (int t = 0; t < 2; t++) {
+            gcroot_case *c = &cases[s * 2 + t];
+            *c = (gcroot_case){t ? 4 : 1, settings[s]};
+            char name[160];
+            snprintf(name, sizeof name, "%d thread(s), %s", c->threads, c->settings);
+            tap_subtest(name, 120, run_case, c);
+        }
+    return done_testing();
+}
