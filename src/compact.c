@@ -27,20 +27,29 @@
  *   fill(E) done ──> pending_readers(S)-- for each source S != E
  *                        └─ reaches 0 and S is a destination ──> ready(S)
  */
+#include "compact.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "call_pins.h"
+#include "config.h"
+#include "coordinator.h"
 #include "fatal.h"
 #include "gc.h"
+#include "generation.h"
 #include "heap.h"
 #include "los.h"
+#include "mark.h"
 #include "object.h"
 #include "quarantine.h"
+#include "region_loop.h"
 #include "roots.h"
-#include "walker.h"
+#include "thread.h"
 #include "vec.h"
+#include "walker.h"
+#include "workers.h"
 
 /* Per-cycle plan; written by the collecting thread and the phases below. */
 static size_t used_regions;               /* regions below the heap top */
@@ -215,38 +224,6 @@ static void compute_block_destinations(unsigned worker, size_t first, size_t end
     }
     if (moves)
         atomic_store_explicit(&any_block_moves, true, memory_order_relaxed);
-}
-
-typedef struct region_loop_job {
-    gc_parallel_range range;
-    void (*body)(unsigned, size_t, size_t, void *);
-    void *context; /* passed to body */
-} region_loop_job;
-
-static void region_loop_phase(unsigned worker, void *context)
-{
-    region_loop_job *loop = context;
-    gc_parallel_for(&loop->range, worker, loop->body, loop->context);
-}
-
-/* Runs body over regions [0, count) on the workers, one region per claim. */
-static void run_region_loop(const char *name, size_t count,
-                            void (*body)(unsigned, size_t, size_t, void *), void *context,
-                            gc_phase_stats *stats)
-{
-    region_loop_job loop = {.body = body, .context = context};
-    /* One region per claim: the span then measures a region, the real
-     * unsplittable unit, not a chunk size picked for the worker count. */
-    gc_parallel_range_init(&loop.range, count, 1);
-    gc_phase_stats local = {0};
-    gc_workers_run(name, region_loop_phase, &loop, &local);
-    if (stats) {
-        stats->wall_ns += local.wall_ns;
-        stats->work_ns += local.work_ns;
-        stats->idle_ns += local.idle_ns;
-        stats->span_ns += local.span_ns;
-        stats->workers = local.workers;
-    }
 }
 
 static void note_pinned(void *object, void *context)
@@ -472,16 +449,16 @@ void compact_plan_from_stw(gc_cycle *cycle)
     quarantining = false;
     if (quarantine_collections())
         quarantine_release_from_stw(cycle->number);
-    run_region_loop("reset", used_regions, reset_region, NULL, stats);
+    region_loop_run("reset", used_regions, reset_region, NULL, stats);
     decide_moving_regions(cycle->stop);
-    run_region_loop("live-bits", used_regions, build_live_bits, NULL, stats);
-    run_region_loop("count", used_regions, count_live_bits, NULL, stats);
+    region_loop_run("live-bits", used_regions, build_live_bits, NULL, stats);
+    region_loop_run("count", used_regions, count_live_bits, NULL, stats);
     if (quarantine_collections())
         quarantining = assign_destinations_quarantined();
     if (!quarantining)
         assign_destinations();
     link_sources_to_destinations();
-    run_region_loop("forwarding", used_regions, compute_block_destinations, NULL, stats);
+    region_loop_run("forwarding", used_regions, compute_block_destinations, NULL, stats);
     stats->wall_ns = gc_workers_now_ns() - start;
 }
 
@@ -787,33 +764,6 @@ static void clear_region_bitmaps(unsigned worker, size_t first, size_t end, void
     }
 }
 
-/* Clears every word of the bitmap (context) in regions [first, end). */
-static void clear_bitmap_regions(unsigned worker, size_t first, size_t end, void *context)
-{
-    (void)worker;
-    uint64_t *bits = context;
-    size_t from = words_of_region(first), to = words_of_region(end);
-    memset(&bits[from], 0, (to - from) * sizeof(uint64_t));
-}
-
-static void clear_bitmap_below_top(uint64_t *bits)
-{
-    size_t regions = corral_heap.top > corral_heap.base
-                         ? heap_region_index(corral_heap.top - 1) + 1
-                         : 0;
-    run_region_loop("clear", regions, clear_bitmap_regions, bits, NULL);
-}
-
-void heap_clear_bitmaps_from_stw(void)
-{
-    clear_bitmap_below_top(corral_heap.start_bits);
-}
-
-void heap_clear_scratch_bits_from_stw(void)
-{
-    clear_bitmap_below_top(corral_heap.scratch_bits);
-}
-
 /* Generational: every survivor is old, so its start bit must be set at its
  * new address (generation.h). Built in the scratch bitmap while forwarding
  * still reads the old bits; destinations may be other regions' words. */
@@ -848,9 +798,9 @@ void compact_finish_from_stw(gc_cycle *cycle)
                 quarantine_region_from_stw(r, cycle->number);
     bool keep_old = generation_enabled();
     if (keep_old)
-        run_region_loop("old bits", used_regions, forward_start_bits, NULL,
+        region_loop_run("old bits", used_regions, forward_start_bits, NULL,
                         &cycle->phases[GC_PHASE_FINISH]);
-    run_region_loop("clear", used_regions, clear_region_bitmaps, NULL, &cycle->phases[GC_PHASE_FINISH]);
+    region_loop_run("clear", used_regions, clear_region_bitmaps, NULL, &cycle->phases[GC_PHASE_FINISH]);
     if (keep_old) {
         /* The cleared bitmap becomes the (all-zero) scratch. */
         uint64_t *old_bits = corral_heap.scratch_bits;

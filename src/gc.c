@@ -4,14 +4,21 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "barrier.h"
+#include "compact.h"
+#include "config.h"
+#include "coordinator.h"
 #include "fatal.h"
+#include "generation.h"
 #include "heap.h"
 #include "los.h"
+#include "mark.h"
 #include "quarantine.h"
-#include "barrier.h"
 #include "roots.h"
-
-corral_config corral_runtime_config;
+#include "stats.h"
+#include "thread.h"
+#include "verify.h"
+#include "workers.h"
 
 /* Completed collections. Writer: the collecting thread (release). Readers:
  * anyone (fatal reports, stats). */

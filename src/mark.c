@@ -8,10 +8,14 @@
  * times the cost per object is the phase's span, the part no number of
  * workers can shorten.
  */
+#include "mark.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "coordinator.h"
+#include "deque.h"
 #include "fatal.h"
 #include "gc.h"
 #include "heap.h"
@@ -19,7 +23,9 @@
 #include "object.h"
 #include "remset.h"
 #include "roots.h"
+#include "thread.h"
 #include "walker.h"
+#include "workers.h"
 
 enum {
     ARRAY_SLICE = 1024,             /* elements of a reference array scanned per task */
