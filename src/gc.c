@@ -104,10 +104,11 @@ static void collect_all_from_stw(gc_cycle *cycle)
         mark_remark_check_from_stw(cycle);
     cycle->los_live_bytes = los_sweep_from_stw(generation_enabled());
     char *top_before = corral_heap.top;
-    compact_plan_from_stw(cycle);
-    compact_update_from_stw(cycle);
-    compact_slide_from_stw(cycle);
-    compact_finish_from_stw(cycle);
+    compact_plan plan;
+    compact_plan_from_stw(cycle, &plan);
+    compact_update_from_stw(cycle, &plan);
+    compact_slide_from_stw(cycle, &plan);
+    compact_finish_from_stw(cycle, &plan);
     if (generation_enabled())
         barrier_clean_below_from_stw(top_before);
     cycle->live_bytes = cycle->marked_bytes;
