@@ -501,9 +501,11 @@ static void *forward(void *object)
     return heap_forward(object);
 }
 
-/* Writes only references that change: most point to objects that stay. */
-static inline void forward_in_place(void **slot)
+/* Writes only references that change: most point to objects that stay.
+ * Inlined into the slot walk; roots and trace hooks call it by pointer. */
+static inline __attribute__((always_inline)) void forward_slot(void **slot, void *context)
 {
+    (void)context;
     void *old = *slot;
     if (!old)
         return;
@@ -512,28 +514,12 @@ static inline void forward_in_place(void **slot)
         *slot = moved;
 }
 
-static void forward_slot(void **slot, void *context)
+/* Rewrites the references an object holds. Out of line: inlined into the
+ * region loop below, its registers spill around every object (measured
+ * 10% slower on corral-fullgc's update phase). */
+static __attribute__((noinline)) void update_object(void *object)
 {
-    (void)context;
-    forward_in_place(slot);
-}
-
-static void update_object_fields(void *object)
-{
-    const corral_type *type = object_type(object);
-    if (type->trace) {
-        type->trace(object, forward_slot, NULL);
-        return;
-    }
-    char *base = object;
-    for (uint32_t i = 0; i < type->ref_count; i++)
-        forward_in_place((void **)(base + type->ref_offsets[i]));
-    if (object_is_ref_array(type)) {
-        uint64_t length = object_array_length(object);
-        void **elements = (void **)(base + type->size);
-        for (uint64_t i = 0; i < length; i++)
-            forward_in_place(&elements[i]);
-    }
+    object_visit_slots(object, forward_slot, NULL);
 }
 
 /* Every object that starts in these regions. */
@@ -550,7 +536,7 @@ static void update_regions(unsigned worker, size_t first, size_t end, void *cont
             while (starts) {
                 unsigned bit = (unsigned)__builtin_ctzll(starts);
                 starts &= starts - 1;
-                update_object_fields(heap_granule_address((base_word + w) * 64 + bit));
+                update_object(heap_granule_address((base_word + w) * 64 + bit));
             }
         }
     }
@@ -578,7 +564,7 @@ static void update_large_objects(unsigned worker, size_t first, size_t end, void
     (void)worker;
     update_context *update = context;
     for (size_t i = first; i < end; i++)
-        update_object_fields(los_payload(update->large_objects[i]));
+        update_object(los_payload(update->large_objects[i]));
 }
 
 static void update_phase(unsigned worker, void *context)
