@@ -59,6 +59,22 @@ static size_t words_of_region(size_t region)
     return region * HEAP_WORDS_PER_REGION;
 }
 
+/* Calls fn(granule, context) with the start granule of every marked object
+ * that starts in region r, in address order. Inlined with fn, like the slot
+ * walk (object.h). */
+static inline __attribute__((always_inline)) void
+for_each_object_start(size_t r, void (*fn)(size_t granule, void *context), void *context)
+{
+    for (size_t w = words_of_region(r); w < words_of_region(r + 1); w++) {
+        uint64_t starts = corral_heap.start_bits[w];
+        while (starts) {
+            size_t granule = w * 64 + (unsigned)__builtin_ctzll(starts);
+            starts &= starts - 1;
+            fn(granule, context);
+        }
+    }
+}
+
 /* -------------------------------------------------------------- plan */
 
 /* A region's plan fields as a cycle starts them. */
@@ -138,6 +154,12 @@ static void live_word_add(live_word_writer *writer, size_t first, size_t count)
     }
 }
 
+static inline __attribute__((always_inline)) void add_object_live_bits(size_t granule,
+                                                                       void *context)
+{
+    live_word_add(context, granule, object_size(heap_granule_address(granule)) / CORRAL_GRANULE);
+}
+
 /* Live bits for the regions that move. Headers are read in address order,
  * so the hardware prefetcher streams them. */
 static void build_live_bits(unsigned worker, size_t first, size_t end, void *context)
@@ -148,18 +170,8 @@ static void build_live_bits(unsigned worker, size_t first, size_t end, void *con
         if (!corral_heap.regions[r].moves || !corral_heap.regions[r].live_granules)
             continue;
         atomic_store_explicit(&corral_heap.regions[r].live_bits_dirty, 1, memory_order_relaxed);
-        size_t base_word = words_of_region(r);
         live_word_writer writer = {r, words_of_region(r + 1), SIZE_MAX, 0, false};
-        for (size_t w = 0; w < HEAP_WORDS_PER_REGION; w++) {
-            uint64_t starts = corral_heap.start_bits[base_word + w];
-            while (starts) {
-                unsigned bit = (unsigned)__builtin_ctzll(starts);
-                starts &= starts - 1;
-                size_t granule = (base_word + w) * 64 + bit;
-                live_word_add(&writer, granule,
-                              object_size(heap_granule_address(granule)) / CORRAL_GRANULE);
-            }
-        }
+        for_each_object_start(r, add_object_live_bits, &writer);
         live_word_flush(&writer);
     }
 }
@@ -522,24 +534,21 @@ static __attribute__((noinline)) void update_object(void *object)
     object_visit_slots(object, forward_slot, NULL);
 }
 
+static inline __attribute__((always_inline)) void update_object_at(size_t granule,
+                                                                   void *context)
+{
+    (void)context;
+    update_object(heap_granule_address(granule));
+}
+
 /* Every object that starts in these regions. */
 static void update_regions(unsigned worker, size_t first, size_t end, void *context)
 {
     (void)worker;
     (void)context;
-    for (size_t r = first; r < end; r++) {
-        if (!corral_heap.regions[r].live_granules)
-            continue;
-        size_t base_word = words_of_region(r);
-        for (size_t w = 0; w < HEAP_WORDS_PER_REGION; w++) {
-            uint64_t starts = corral_heap.start_bits[base_word + w];
-            while (starts) {
-                unsigned bit = (unsigned)__builtin_ctzll(starts);
-                starts &= starts - 1;
-                update_object(heap_granule_address((base_word + w) * 64 + bit));
-            }
-        }
-    }
+    for (size_t r = first; r < end; r++)
+        if (corral_heap.regions[r].live_granules)
+            for_each_object_start(r, update_object_at, NULL);
 }
 
 typedef struct update_context {
@@ -788,24 +797,22 @@ static void clear_region_bitmaps(unsigned worker, size_t first, size_t end, void
 /* Generational: every survivor is old, so its start bit must be set at its
  * new address (generation.h). Built in the scratch bitmap while forwarding
  * still reads the old bits; destinations may be other regions' words. */
+static inline __attribute__((always_inline)) void set_forwarded_start_bit(size_t granule,
+                                                                          void *context)
+{
+    (void)context;
+    size_t to = heap_granule_index(heap_forward(heap_granule_address(granule)));
+    atomic_fetch_or_explicit((_Atomic uint64_t *)&corral_heap.scratch_bits[to >> 6],
+                             UINT64_C(1) << (to & 63), memory_order_relaxed);
+}
+
 static void forward_start_bits(unsigned worker, size_t first, size_t end, void *context)
 {
     (void)worker;
     (void)context;
-    for (size_t r = first; r < end; r++) {
-        if (!corral_heap.regions[r].live_granules)
-            continue;
-        for (size_t w = words_of_region(r); w < words_of_region(r + 1); w++) {
-            uint64_t starts = corral_heap.start_bits[w];
-            while (starts) {
-                size_t granule = w * 64 + (unsigned)__builtin_ctzll(starts);
-                starts &= starts - 1;
-                size_t to = heap_granule_index(heap_forward(heap_granule_address(granule)));
-                atomic_fetch_or_explicit((_Atomic uint64_t *)&corral_heap.scratch_bits[to >> 6],
-                                         UINT64_C(1) << (to & 63), memory_order_relaxed);
-            }
-        }
-    }
+    for (size_t r = first; r < end; r++)
+        if (corral_heap.regions[r].live_granules)
+            for_each_object_start(r, set_forwarded_start_bit, NULL);
 }
 
 void compact_finish_from_stw(gc_cycle *cycle, compact_plan *plan)
