@@ -61,6 +61,9 @@ typedef struct corral_config {
     CORRAL_CONFIG_TABLE(CORRAL_CONFIG_FIELD)
 } corral_config;
 
+/* The configuration corral_init loaded (init.c); read-only afterwards. */
+extern corral_config corral_runtime_config;
+
 /* Fills *config: defaults, then the non-zero fields of options (may be NULL),
  * then the CORRAL_* entries of envp (NULL-terminated, like environ; entries
  * without '=' are ignored). "auto" values are resolved, so heap_max holds

@@ -4,14 +4,21 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "barrier.h"
+#include "compact.h"
+#include "config.h"
+#include "coordinator.h"
 #include "fatal.h"
+#include "generation.h"
 #include "heap.h"
 #include "los.h"
+#include "mark.h"
 #include "quarantine.h"
-#include "barrier.h"
 #include "roots.h"
-
-corral_config corral_runtime_config;
+#include "stats.h"
+#include "thread.h"
+#include "verify.h"
+#include "workers.h"
 
 /* Completed collections. Writer: the collecting thread (release). Readers:
  * anyone (fatal reports, stats). */
@@ -97,10 +104,11 @@ static void collect_all_from_stw(gc_cycle *cycle)
         mark_remark_check_from_stw(cycle);
     cycle->los_live_bytes = los_sweep_from_stw(generation_enabled());
     char *top_before = corral_heap.top;
-    compact_plan_from_stw(cycle);
-    compact_update_from_stw(cycle);
-    compact_slide_from_stw(cycle);
-    compact_finish_from_stw(cycle);
+    compact_plan plan;
+    compact_plan_from_stw(cycle, &plan);
+    compact_update_from_stw(cycle, &plan);
+    compact_slide_from_stw(cycle, &plan);
+    compact_finish_from_stw(cycle, &plan);
     if (generation_enabled())
         barrier_clean_below_from_stw(top_before);
     cycle->live_bytes = cycle->marked_bytes;

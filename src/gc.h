@@ -1,4 +1,8 @@
-/* gc.h — one collection, from the stopped world to the restart.
+/* gc.h — one collection, from the stopped world to the restart: the cycle
+ * record every phase fills, and the entry that runs a collection (gc.c).
+ * The phases have their own modules: roots and mark in mark.h, plan,
+ * update, slide and finish in compact.h (a minor collection sweeps instead,
+ * heap.h); the verifier runs around them (verify.h).
  *
  *   roots     walk every stopped thread's stack (parallel over threads)
  *   mark      from stacks, handles, globals, pins, the finalization queue
@@ -16,11 +20,10 @@
 #ifndef CORRAL_GC_H
 #define CORRAL_GC_H
 
-#include <corral.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
 #include "coordinator.h"
 #include "generation.h"
 #include "thread.h"
@@ -61,46 +64,10 @@ typedef struct gc_cycle {
     uint64_t verify_problems;
 } gc_cycle;
 
-/* The configuration loaded by corral_init; read-only afterwards. */
-extern corral_config corral_runtime_config;
-
 /* Runs a collection (or waits for one another thread runs). Thread: MANAGED,
  * anchor recorded by the runtime entry that calls this. */
 void gc_collect(corral_thread *self, const char *cause, gc_want want);
 /* Number of collections completed (relaxed read). */
 uint64_t gc_count(void);
-
-/* Phases, in mark.c and compact.c. */
-int mark_init(unsigned workers);
-void mark_roots_from_stw(gc_cycle *cycle);
-void mark_from_stw(gc_cycle *cycle);
-bool mark_is_marked(const void *object);
-/* Granules of the marked objects that start in a heap region (this cycle). */
-uint32_t mark_region_live_granules(size_t region);
-/* Marks again from the roots into clear bitmaps and compares (verify remark). */
-void mark_remark_check_from_stw(gc_cycle *cycle);
-void compact_plan_from_stw(gc_cycle *cycle);
-void compact_update_from_stw(gc_cycle *cycle);
-void compact_slide_from_stw(gc_cycle *cycle);
-void compact_finish_from_stw(gc_cycle *cycle);
-/* Clears the start bitmap below the heap top (parallel). */
-void heap_clear_bitmaps_from_stw(void);
-/* Clears the scratch bitmap below the heap top (parallel). */
-void heap_clear_scratch_bits_from_stw(void);
-
-/* verify.c: checks everything reachable from the roots; returns problems found. */
-uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when);
-
-/* alloc.c */
-void alloc_init(size_t tlab_bytes, size_t large_object_bytes);
-
-/* stats.c */
-int stats_init(void);
-void stats_print_summary(void);
-void stats_record_cycle(const gc_cycle *cycle);
-void stats_log_cycle(const gc_cycle *cycle);
-FILE *stats_log_stream(void);
-
-#define CORRAL_POISON_PATTERN UINT64_C(0xBADC0FFEE0DDF00D)
 
 #endif /* CORRAL_GC_H */

@@ -1,9 +1,9 @@
 /* generation.c — choosing minor or major collections (generation.h). */
 #include "generation.h"
 
-#include "gc.h"
 #include "heap.h"
 #include "los.h"
+#include "region_loop.h"
 #include "stress.h"
 
 /* Set by generation_init before any thread attaches; read-only afterwards. */

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "config.h"
 #include "coordinator.h"
 #include "fatal.h"
-#include "gc.h"
 #include "vec.h"
 
 heap corral_heap;

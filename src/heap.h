@@ -214,6 +214,10 @@ void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_
 #define HEAP_MIN_HOLE 256u
 void heap_sweep_young_from_stw(bool poison, size_t survivor_bytes);
 
+/* What vacated memory is filled with under CORRAL_GC_STRESS=poison: a stale
+ * reference then reads it as its header (the verifier and the fatal reports
+ * recognise it). */
+#define CORRAL_POISON_PATTERN UINT64_C(0xBADC0FFEE0DDF00D)
 /* Fills [start, end) with CORRAL_POISON_PATTERN (CORRAL_GC_STRESS=poison). */
 void heap_poison_range(char *start, char *end);
 

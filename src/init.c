@@ -4,18 +4,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_slow.h"
 #include "barrier.h"
 #include "config.h"
 #include "entry.h"
 #include "fatal.h"
-#include "gc.h"
+#include "generation.h"
 #include "heap.h"
+#include "mark.h"
 #include "stackmap/registry.h"
+#include "stats.h"
 #include "stress.h"
 #include "thread.h"
 #include "workers.h"
 
 extern char **environ;
+
+corral_config corral_runtime_config;
 
 /* Writer: corral_init (once, CAS). Readers: corral_init, corral_shutdown. */
 static _Atomic int init_state; /* 0 none, 1 running, 2 done */

@@ -45,15 +45,37 @@ static inline size_t object_size(const void *object)
     return object_size_for(type, (type->flags & CORRAL_TYPE_ARRAY) ? object_array_length(object) : 0);
 }
 
-/* Calls visit(slot, context) for every reference slot of object, null or
- * not. Elements of reference arrays are visited in [first, end) only, so
- * large arrays can be scanned in slices; pass 0, UINT64_MAX for all. */
-static inline void object_visit_slots_range(void *object, uint64_t first, uint64_t end,
-                                            corral_visit_fn visit, void *context)
+/* How the slot walk hands an object to its type's trace hook: by calling
+ * hook(object, a visitor, its context), both the caller's choice. */
+typedef void (*object_trace_call_fn)(void *object, corral_trace_fn hook, void *context);
+
+/* The walk over an object's reference slots, the one every part of the
+ * collector uses (marker, compactor, verifier, remembered set): calls
+ * visit(slot, context) for every reference slot of object, null or not,
+ * the fields at its type's ref_offsets and the elements of a reference
+ * array. Elements are visited in [first, end) only, so large arrays can be
+ * scanned in slices; the fields only when first is 0. Pass 0, UINT64_MAX
+ * for all. A type with a trace hook is handed to it instead: through
+ * call_trace(object, hook, context) when given, else as
+ * hook(object, visit, context).
+ *
+ * Always inlined, and visit and call_trace with it where the caller passes
+ * static inline functions: the marker and the compactor then pay no call
+ * per slot. The hook is a call out of the collector; with a call_trace that
+ * gives it a context of its own, the marker keeps visit's context (its
+ * prefetch ring) in registers, which passing it to the hook would prevent. */
+#define OBJECT_WALK_INLINE static inline __attribute__((always_inline))
+
+OBJECT_WALK_INLINE void object_walk_slots(void *object, uint64_t first, uint64_t end,
+                                          corral_visit_fn visit, void *context,
+                                          object_trace_call_fn call_trace)
 {
     const corral_type *type = object_type(object);
     if (type->trace) {
-        type->trace(object, visit, context);
+        if (call_trace)
+            call_trace(object, type->trace, context);
+        else
+            type->trace(object, visit, context);
         return;
     }
     char *base = object;
@@ -71,9 +93,16 @@ static inline void object_visit_slots_range(void *object, uint64_t first, uint64
     }
 }
 
-static inline void object_visit_slots(void *object, corral_visit_fn visit, void *context)
+/* The walk with one visitor for every slot, a trace hook's included. */
+OBJECT_WALK_INLINE void object_visit_slots_range(void *object, uint64_t first, uint64_t end,
+                                                 corral_visit_fn visit, void *context)
 {
-    object_visit_slots_range(object, 0, UINT64_MAX, visit, context);
+    object_walk_slots(object, first, end, visit, context, NULL);
+}
+
+OBJECT_WALK_INLINE void object_visit_slots(void *object, corral_visit_fn visit, void *context)
+{
+    object_walk_slots(object, 0, UINT64_MAX, visit, context, NULL);
 }
 
 /* True for a reference array long enough to be scanned in slices. */

@@ -11,7 +11,6 @@
 
 #include "config.h"
 #include "fatal.h"
-#include "gc.h"
 #include "heap.h"
 #include "symbolize.h"
 

@@ -3,8 +3,8 @@
 
 #include "barrier.h"
 #include "config.h"
-#include "gc.h"
 #include "heap.h"
+#include "los.h"
 #include "object.h"
 
 size_t remset_heap_card_count(void)

@@ -1,14 +1,18 @@
 /* stats.c — per-GC log lines (CORRAL_LOG), totals (CORRAL_STATS, the C
  * API) and the per-GC callback. */
+#include "stats.h"
+
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "fatal.h"
 #include "gc.h"
 #include "heap.h"
 #include "symbolize.h"
+#include "workers.h"
 
 /* Totals. Writer: the collecting thread after each GC, under stats_lock.
  * Readers: corral_get_stats (any thread, under stats_lock). */

@@ -9,14 +9,19 @@
 #include <time.h>
 #include <ucontext.h>
 
+#include "config.h"
 #include "coordinator.h"
 #include "fatal.h"
 #include "gc.h"
+#include "generation.h"
+#include "heap.h"
 #include "los.h"
 #include "ptr_table.h"
 #include "quarantine.h"
 #include "splitmix64.h"
+#include "stats.h"
 #include "symbolize.h"
+#include "thread.h"
 
 /* Set by stress_init before threads attach; read-only afterwards. */
 static uint64_t seed;

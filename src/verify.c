@@ -14,18 +14,23 @@
  * under a dirty card, else a store skipped the write barrier, and the
  * report names the object, its type and the slot.
  */
+#include "verify.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "barrier.h"
+#include "config.h"
 #include "fatal.h"
 #include "gc.h"
 #include "heap.h"
 #include "los.h"
 #include "object.h"
+#include "region_loop.h"
 #include "roots.h"
-#include "symbolize.h"
+#include "stats.h"
+#include "thread.h"
 #include "vec.h"
 
 enum { VERIFY_REPORT_LIMIT = 10 };

@@ -2,7 +2,8 @@
  * compiled code. Each case runs in its own forked child (corral_init runs
  * once per process) with its own CORRAL_* settings, and checks results:
  * tree checksums after many moving collections, arrays, large objects,
- * pinning, weak handles, finalizers, out of memory. */
+ * pinning, weak handles, finalizers, out of memory, types with a trace
+ * hook. */
 #include <corral.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -89,6 +90,74 @@ static void arrays_and_large_objects(void *arg)
         products += ((long *)((char *)*numbers + sizeof(corral_array_header)))[i];
     is_int(products, 7L * 99 * 100 / 2, "a data array survives and moves intact");
     is_int(((corral_array_header *)*array)->length, 5000, "array length kept");
+    corral_handle_scope_close(scope);
+}
+
+/* A layout only a trace hook describes: the first `references` slots hold
+ * references, the others odd numbers, which the verifier would report as
+ * misaligned references if the collector visited them. */
+typedef struct traced {
+    corral_header header;
+    long references;
+    void *slots[4];
+} traced;
+
+static void trace_traced(void *object, corral_visit_fn visit, void *context)
+{
+    traced *t = object;
+    for (long i = 0; i < t->references; i++)
+        visit(&t->slots[i], context);
+}
+
+static const corral_type traced_type = {CORRAL_TYPE_SIGNATURE, "traced", sizeof(traced), 0, 0,
+                                        0, NULL, trace_traced, NULL};
+
+enum { TRACED_CHAIN = 3000 };
+
+/* A chain of traced objects (slot 0 the next, slot 1 a node when there are
+ * two references) with garbage between them, so every collection marks
+ * through the hook and moves what it points at and from. */
+static void trace_hooks(void *arg)
+{
+    test_start(arg, true);
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle head = corral_handle_new(NULL);
+    for (long i = 0; i < TRACED_CHAIN; i++) {
+        corral_handle_scope inner = corral_handle_scope_open();
+        corral_handle t = corral_handle_new(corral_alloc(&traced_type));
+        ((traced *)*t)->references = 1 + i % 2;
+        corral_store_ref(*t, (corral_ref *)&((traced *)*t)->slots[0], *head);
+        if (i % 2) {
+            node *n = corral_alloc(&node_type);
+            n->value = i;
+            corral_store_ref(*t, (corral_ref *)&((traced *)*t)->slots[1], n);
+        } else {
+            ((traced *)*t)->slots[1] = (void *)(uintptr_t)(2 * i + 1);
+        }
+        for (int k = 2; k < 4; k++)
+            ((traced *)*t)->slots[k] = (void *)(uintptr_t)(2 * i + 1);
+        *head = *t;
+        make_tree(3); /* garbage between the chain's objects */
+        corral_handle_scope_close(inner);
+        if (i % 1000 == 999)
+            corral_collect();
+    }
+    corral_collect();
+    corral_collect();
+    long length = 0, node_sum = 0, odd_sum = 0, expected_nodes = 0, expected_odd = 0;
+    for (traced *t = *head; t; t = t->slots[0]) {
+        long i = TRACED_CHAIN - 1 - length++;
+        if (t->references == 2)
+            node_sum += ((node *)t->slots[1])->value;
+        else
+            odd_sum += (long)(uintptr_t)t->slots[1];
+        odd_sum += (long)(uintptr_t)t->slots[2] + (long)(uintptr_t)t->slots[3];
+        expected_nodes += i % 2 ? i : 0;
+        expected_odd += (i % 2 ? 2 : 3) * (2 * i + 1);
+    }
+    is_int(length, TRACED_CHAIN, "the whole chain survives");
+    is_int(node_sum, expected_nodes, "every node reached only through a hook survives");
+    is_int(odd_sum, expected_odd, "the slots the hook skips are left alone");
     corral_handle_scope_close(scope);
 }
 
@@ -206,7 +275,7 @@ static void workers_follow_heap(void *arg)
 
 int main(void)
 {
-    plan(12);
+    plan(15);
     tap_subtest("trees survive moving GCs, 1 worker", 60, trees_survive,
                 &(trees_case){"CORRAL_GC_THREADS=1 CORRAL_GC_VERIFY=before,after,remark", true});
     tap_subtest("trees survive moving GCs, 2 workers", 60, trees_survive,
@@ -219,6 +288,16 @@ int main(void)
                 &(trees_case){"CORRAL_GC_THREADS=2 CORRAL_GC_STRESS=alloc:500,move-all", false});
     tap_subtest("arrays and large objects", 60, arrays_and_large_objects,
                 "CORRAL_GC_THREADS=2 CORRAL_GC_VERIFY=before,after");
+    tap_subtest("reference arrays in the heap, marked in slices, moved", 60,
+                arrays_and_large_objects,
+                "CORRAL_GC_THREADS=2 CORRAL_LARGE_OBJECT_SIZE=64K CORRAL_GC_STRESS=move-all "
+                "CORRAL_GC_VERIFY=before,after,remark");
+    tap_subtest("types with a trace hook, 1 worker", 60, trace_hooks,
+                "CORRAL_GC_THREADS=1 CORRAL_GC_STRESS=move-all,poison "
+                "CORRAL_GC_VERIFY=before,after,remark");
+    tap_subtest("types with a trace hook, 3 workers, generational", 60, trace_hooks,
+                "CORRAL_GC_THREADS=3 CORRAL_GC_GENERATIONAL=1 CORRAL_GC_STRESS=alloc:700,mixed:3 "
+                "CORRAL_GC_VERIFY=before,after");
     tap_subtest("pins, weak handles, global roots", 60, pins_weak_and_globals,
                 "CORRAL_GC_THREADS=2 CORRAL_GC_STRESS=move-all CORRAL_GC_VERIFY=after");
     tap_subtest("finalizers run once after the restart", 60, finalizers_run,

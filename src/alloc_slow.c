@@ -1,4 +1,4 @@
-/* alloc.c — the allocation slow path: TLAB refill, medium objects, large
+/* alloc_slow.c — the allocation slow path: TLAB refill, medium objects, large
  * objects, the budget that triggers collections, and out of memory.
  *
  * The fast path (corral/alloc.h) bumps the TLAB. It falls through to here
@@ -6,6 +6,8 @@
  * (finalizable, pinned type), or the thread has no TLAB yet (just attached,
  * or reset by a collection).
  */
+#include "alloc_slow.h"
+
 #include <corral.h>
 #include <corral/jit.h>
 #include <inttypes.h>
@@ -14,6 +16,7 @@
 #include "entry.h"
 #include "fatal.h"
 #include "gc.h"
+#include "generation.h"
 #include "heap.h"
 #include "los.h"
 #include "object.h"
