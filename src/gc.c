@@ -139,6 +139,7 @@ static void collect_from_stw(stop_report *stop, void *context)
     if (generation_enabled() && !cycle->minor)
         generation_prepare_major_from_stw();
     mark_roots_from_stw(cycle);
+    generation_check_roots_from_stw(stop);
     if (config->verify & CORRAL_VERIFY_BEFORE)
         verify_heap_from_stw(cycle, "before");
     if (cycle->minor)

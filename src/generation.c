@@ -1,6 +1,8 @@
 /* generation.c — choosing minor or major collections (generation.h). */
 #include "generation.h"
 
+#include "coordinator.h"
+#include "fatal.h"
 #include "heap.h"
 #include "los.h"
 #include "region_loop.h"
@@ -59,6 +61,20 @@ bool generation_choose_minor_from_stw(gc_want want)
      * all once it fills OLD_SPACE_SHARE of the heap limit (the nursery then
      * shrinks to the room left, at least the rest of the limit). */
     return corral_heap.live_after_gc < corral_heap.target / 4 * OLD_SPACE_SHARE_QUARTERS;
+}
+
+void generation_check_roots_from_stw(const stop_report *stop)
+{
+    if (!enabled)
+        return;
+    for (size_t i = 0; i < stop->thread_count; i++) {
+        const corral_thread *thread = stop->threads[i];
+        if (thread->roots.shadow_stack_entries)
+            CORRAL_FATAL("%s has %zu llvm.gcroot (shadow-stack) frames on its stack: their "
+                         "code stores references without the write barrier minor collections "
+                         "need, so it cannot run with CORRAL_GC_GENERATIONAL=1 (docs/gcroot.md)",
+                         thread->name, thread->roots.shadow_stack_entries);
+    }
 }
 
 void generation_prepare_major_from_stw(void)

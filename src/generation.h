@@ -53,6 +53,11 @@ size_t generation_nursery_bytes(void);
 size_t generation_allocation_limit(size_t heap_limit);
 /* From the stopped world: whether this collection is a minor one. */
 bool generation_choose_minor_from_stw(gc_want want);
+/* After the stack walk: a thread with llvm.gcroot frames (shadow-stack
+ * code, which stores references without a write barrier) is a fatal error
+ * when generational, naming the thread. */
+struct stop_report;
+void generation_check_roots_from_stw(const struct stop_report *stop);
 /* Before a major collection marks: forget which objects are old. */
 void generation_prepare_major_from_stw(void);
 

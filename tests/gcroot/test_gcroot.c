@@ -88,9 +88,17 @@ static const char *const settings[] = {
     "CORRAL_GC_STRESS=alloc:211,move-all,poison CORRAL_GC_VERIFY=before,after",
 };
 
+/* Shadow-stack code has no write barrier: a generational run must stop at
+ * the first collection that finds its frames, naming the thread. */
+static void generational_refused(void *context)
+{
+    (void)context;
+    run_case(&(gcroot_case){1, "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_STRESS=alloc:97"});
+}
+
 int main(void)
 {
-    plan(4);
+    plan(5);
     static gcroot_case cases[4];
     for (int s = 0; s < 2; s++)
         for (int t = 0; t < 2; t++) {
@@ -100,5 +108,13 @@ int main(void)
             snprintf(name, sizeof name, "%d thread(s), %s", c->threads, c->settings);
             tap_subtest(name, 120, run_case, c);
         }
+    run_result refused = run_child(generational_refused, NULL, 60);
+    ok(WIFSIGNALED(refused.status) &&
+           output_matches(refused.output, "llvm.gcroot \\(shadow-stack\\) frames on its stack: "
+                                          ".* cannot run with CORRAL_GC_GENERATIONAL=1"),
+       "CORRAL_GC_GENERATIONAL=1 with shadow-stack frames is a fatal error naming the thread");
+    if (!WIFSIGNALED(refused.status))
+        show_output(&refused);
+    free(refused.output);
     return done_testing();
 }
