@@ -5,13 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+void print_message_line(const char *prefix, const char *format, va_list args)
+{
+    fputs(prefix, stderr);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+}
+
 void polls_fatal(const char *format, ...)
 {
     va_list args;
     va_start(args, format);
-    fputs("corral: fatal: ", stderr);
-    vfprintf(stderr, format, args);
-    fputc('\n', stderr);
+    print_message_line("corral: fatal: ", format, args);
     va_end(args);
     abort();
 }

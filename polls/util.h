@@ -17,6 +17,9 @@ char *xstrndup(const char *text, size_t length);
 __attribute__((format(printf, 1, 2))) char *xasprintf(const char *format, ...);
 char *xvasprintf(const char *format, va_list args);
 __attribute__((noreturn, format(printf, 1, 2))) void polls_fatal(const char *format, ...);
+/* Writes one line to stderr: prefix, the formatted message, a newline (the
+ * tools' "corral-opt: error: ..." and polls_fatal's "corral: fatal: ..."). */
+void print_message_line(const char *prefix, const char *format, va_list args);
 
 /* True when text equals one of the count strings of list. */
 int string_in(const char *text, const char *const *list, size_t count);

@@ -96,9 +96,7 @@ static __attribute__((format(printf, 1, 2))) void tool_error(const char *format,
 {
     va_list args;
     va_start(args, format);
-    fprintf(stderr, TOOL ": error: ");
-    vfprintf(stderr, format, args);
-    fputc('\n', stderr);
+    print_message_line(TOOL ": error: ", format, args);
     va_end(args);
 }
 

@@ -118,9 +118,7 @@ static __attribute__((format(printf, 1, 2))) void driver_error(const char *forma
 {
     va_list args;
     va_start(args, format);
-    fprintf(stderr, TOOL ": error: ");
-    vfprintf(stderr, format, args);
-    fputc('\n', stderr);
+    print_message_line(TOOL ": error: ", format, args);
     va_end(args);
 }
 
