@@ -86,7 +86,9 @@ static void run_case(void *arg)
 static const char *const settings[] = {
     "CORRAL_GC_STRESS=alloc:97 CORRAL_GC_VERIFY=before,after",
     "CORRAL_GC_STRESS=alloc:211,move-all,poison CORRAL_GC_VERIFY=before,after",
+    "CORRAL_GC_STRESS=polls,move-all,poison CORRAL_GC_VERIFY=before,after",
 };
+enum { SETTINGS = sizeof settings / sizeof settings[0] };
 
 /* Shadow-stack code has no write barrier: a generational run must stop at
  * the first collection that finds its frames, naming the thread. */
@@ -98,9 +100,9 @@ static void generational_refused(void *context)
 
 int main(void)
 {
-    plan(5);
-    static gcroot_case cases[4];
-    for (int s = 0; s < 2; s++)
+    plan(2 * SETTINGS + 1);
+    static gcroot_case cases[2 * SETTINGS];
+    for (int s = 0; s < SETTINGS; s++)
         for (int t = 0; t < 2; t++) {
             gcroot_case *c = &cases[s * 2 + t];
             *c = (gcroot_case){t ? 4 : 1, settings[s]};
