@@ -409,7 +409,10 @@ static void barrier_for_store(barrier_state *state, LLVMValueRef inst)
         LLVMValueRef offset = LLVMConstInt(state->i64, bytes - 8, 0);
         LLVMValueRef last = LLVMBuildGEP2(state->pass->builder, state->i8, field, &offset, 1,
                                           "barrier.last");
-        emit_card_barrier(state, last, 1);
+        /* A constant field address (inlined from a null object) folds to a
+         * constant: no heap field, and no instruction to put a barrier after. */
+        if (LLVMIsAInstruction(last))
+            emit_card_barrier(state, last, 1);
     }
 }
 

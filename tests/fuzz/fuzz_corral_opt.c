@@ -185,6 +185,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     options.prepare_pipeline = (h & 4) ? "default<O2>" : NULL;
     options.externals_are_managed = (h & 8) != 0;
     options.poll_page_access = (h & 16) ? CORRAL_POLL_PAGE_GOT : CORRAL_POLL_PAGE_DIRECT;
+    /* corralc's default since the generational collector: most inputs get barriers. */
+    options.write_barrier = (h & 96) != 0;
     corral_polls_result *result = NULL;
     int status = corral_polls_run(module, &options, &result);
     check_result(status, result);

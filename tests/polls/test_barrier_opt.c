@@ -82,6 +82,8 @@ static void test_barriers(void)
              "the range barrier covers the destination and its length");
     free(body);
     is_int(marks_in(ir, "store_pair"), 2, "a 16-byte store marks the cards of both words");
+    is_int(marks_in(ir, "store_pair_constant_field"), 1,
+           "a 16-byte store to a constant address: no second barrier after a folded address");
 
     is_int(reported(result.output, "store_field", &elided), 1, "report: store_field 1 barrier");
     is_int(elided, 0, "report: store_field 0 elided");
