@@ -52,11 +52,6 @@ int barrier_init(bool enable)
     return 0;
 }
 
-bool barrier_enabled(void)
-{
-    return enabled;
-}
-
 /* The large object holding field, by a walk of the LOS list; NULL if none. */
 static void *large_object_holding(const void *field)
 {
@@ -156,12 +151,17 @@ void corral_barrier_clean_all(void)
     free(objects);
 }
 
+size_t barrier_cards_below(const char *top)
+{
+    size_t card = (size_t)1 << CORRAL_CARD_SHIFT;
+    return ((size_t)(top - corral_heap.base) + card - 1) >> CORRAL_CARD_SHIFT;
+}
+
 void barrier_clean_below_from_stw(const char *top)
 {
     /* Only cards below the top were ever dirtied; writing them is cheaper
      * than faulting the pages in again after dropping them. */
-    size_t card = (size_t)1 << CORRAL_CARD_SHIFT;
-    size_t heap_cards = ((size_t)(top - corral_heap.base) + card - 1) >> CORRAL_CARD_SHIFT;
+    size_t heap_cards = barrier_cards_below(top);
     memset(card_table, 0, heap_cards < card_table_size ? heap_cards : card_table_size);
     size_t count;
     los_object **objects = los_snapshot_from_stw(&count);

@@ -20,7 +20,8 @@
  * (CORRAL_GC_GENERATIONAL=1), publishes it so barriers record. Returns 0 or
  * a negative corral_status with corral_set_error. */
 int barrier_init(bool enabled);
-bool barrier_enabled(void);
+/* Heap cards covering [heap base, top), the last one partly. */
+size_t barrier_cards_below(const char *top);
 /* Whether the card of field (a slot of object, heap or large) is dirty;
  * takes no lock, so the verifier may ask with the world stopped. */
 bool barrier_recorded_in(const void *object, const void *field);

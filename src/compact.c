@@ -59,20 +59,12 @@ static size_t words_of_region(size_t region)
     return region * HEAP_WORDS_PER_REGION;
 }
 
-/* Calls fn(granule, context) with the start granule of every marked object
- * that starts in region r, in address order. Inlined with fn, like the slot
- * walk (object.h). */
+/* Calls fn(granule, context) for every marked object that starts in region r. */
 static inline __attribute__((always_inline)) void
 for_each_object_start(size_t r, void (*fn)(size_t granule, void *context), void *context)
 {
-    for (size_t w = words_of_region(r); w < words_of_region(r + 1); w++) {
-        uint64_t starts = corral_heap.start_bits[w];
-        while (starts) {
-            size_t granule = w * 64 + (unsigned)__builtin_ctzll(starts);
-            starts &= starts - 1;
-            fn(granule, context);
-        }
-    }
+    heap_for_each_object_start(r * HEAP_GRANULES_PER_REGION, (r + 1) * HEAP_GRANULES_PER_REGION,
+                               fn, context);
 }
 
 /* -------------------------------------------------------------- plan */

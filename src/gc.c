@@ -91,8 +91,6 @@ static void collect_young_from_stw(gc_cycle *cycle)
     cycle->phases[GC_PHASE_FINISH].name = "sweep";
     cycle->phases[GC_PHASE_FINISH].wall_ns = gc_workers_now_ns() - start;
     cycle->live_bytes = corral_heap.live_after_gc;
-    cycle->heap_after = cycle->live_bytes;
-    cycle->heap_limit = corral_heap.target;
 }
 
 /* A major collection: everything marked from the roots, then compacted. */
@@ -115,8 +113,6 @@ static void collect_all_from_stw(gc_cycle *cycle)
     heap_set_budget_from_stw(cycle->live_bytes, cycle->heap_before - live_after_major,
                              cycle->request_ns, monotonic_ns());
     live_after_major = cycle->live_bytes;
-    cycle->heap_after = cycle->live_bytes;
-    cycle->heap_limit = corral_heap.target;
 }
 
 static void collect_from_stw(stop_report *stop, void *context)
@@ -146,6 +142,8 @@ static void collect_from_stw(stop_report *stop, void *context)
         collect_young_from_stw(cycle);
     else
         collect_all_from_stw(cycle);
+    cycle->heap_after = cycle->live_bytes;
+    cycle->heap_limit = corral_heap.target;
     if (config->verify & CORRAL_VERIFY_AFTER)
         verify_heap_from_stw(cycle, "after");
 #ifdef CORRAL_DEBUG_CHECKS

@@ -37,11 +37,6 @@ bool generation_enabled(void)
     return enabled;
 }
 
-size_t generation_nursery_bytes(void)
-{
-    return nursery;
-}
-
 size_t generation_allocation_limit(size_t heap_limit)
 {
     if (!enabled)
@@ -58,8 +53,8 @@ bool generation_choose_minor_from_stw(gc_want want)
     if (kind != STRESS_KIND_POLICY)
         return kind == STRESS_KIND_MINOR;
     /* The old space grows by each minor collection's survivors: collect it
-     * all once it fills OLD_SPACE_SHARE of the heap limit (the nursery then
-     * shrinks to the room left, at least the rest of the limit). */
+     * all once it fills three quarters of the heap limit. Until then the
+     * nursery is at least the last quarter (generation_allocation_limit). */
     return corral_heap.live_after_gc < corral_heap.target / 4 * OLD_SPACE_SHARE_QUARTERS;
 }
 

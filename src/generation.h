@@ -46,8 +46,6 @@ typedef enum gc_want {
 /* Called by corral_init once the configuration is loaded. */
 void generation_init(bool enabled, size_t nursery_bytes, unsigned gc_workers);
 bool generation_enabled(void);
-/* Bytes allocated between minor collections (0 when not generational). */
-size_t generation_nursery_bytes(void);
 /* The allocation limit before the first collection of a request: the heap
  * limit, or the old space plus a nursery when that comes first. */
 size_t generation_allocation_limit(size_t heap_limit);

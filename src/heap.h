@@ -143,6 +143,28 @@ static inline bool heap_bit(const uint64_t *bits, size_t granule)
     return (bits[granule >> 6] >> (granule & 63)) & 1;
 }
 
+/* Calls fn(granule, context) with the start granule of every marked object
+ * that starts in granules [first, end), in address order. Inlined with fn,
+ * like the slot walk (object.h): the compactor's passes over a region and
+ * the minor sweep's over a piece of the nursery. */
+static inline __attribute__((always_inline)) void
+heap_for_each_object_start(size_t first, size_t end, void (*fn)(size_t granule, void *context),
+                           void *context)
+{
+    for (size_t w = first >> 6; first < end && w <= (end - 1) >> 6; w++) {
+        uint64_t starts = corral_heap.start_bits[w];
+        if (w == first >> 6)
+            starts &= ~UINT64_C(0) << (first & 63);
+        while (starts) {
+            size_t granule = w * 64 + (unsigned)__builtin_ctzll(starts);
+            if (granule >= end)
+                return;
+            starts &= starts - 1;
+            fn(granule, context);
+        }
+    }
+}
+
 /* Marks the object starting at granule; true if this call marked it.
  * Test before the atomic or: most visits find the object already marked. */
 static inline bool heap_try_mark(size_t granule)

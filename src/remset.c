@@ -9,8 +9,7 @@
 
 size_t remset_heap_card_count(void)
 {
-    size_t card = (size_t)1 << CORRAL_CARD_SHIFT;
-    return ((size_t)(corral_heap.top - corral_heap.base) + card - 1) >> CORRAL_CARD_SHIFT;
+    return barrier_cards_below(corral_heap.top);
 }
 
 /* The start granule of the last old object before card (= bitmap word)

@@ -29,28 +29,24 @@ static VEC(sweep_piece) pieces;
 static VEC(size_t) first_piece_of_range; /* range i's pieces: [first[i], first[i + 1]) */
 static VEC(heap_free_range) swept;
 
+/* One survivor of a piece: the gap before it, and where it ends. */
+static inline __attribute__((always_inline)) void add_survivor(size_t granule, void *context)
+{
+    sweep_piece *piece = context;
+    char *object = heap_granule_address(granule);
+    char *cursor = piece->survivors_end ? piece->survivors_end : piece->start;
+    if (object > cursor)
+        VEC_PUSH(piece->gaps, ((heap_free_range){cursor, object}));
+    piece->survivors_end = object + object_size(object);
+}
+
 static void sweep_piece_from_stw(sweep_piece *piece)
 {
     piece->gaps.count = 0;
     piece->survivors_end = NULL;
-    char *cursor = piece->start;
-    size_t first = heap_granule_index(piece->start), end = heap_granule_index(piece->end);
-    for (size_t w = first >> 6; first < end && w <= (end - 1) >> 6; w++) {
-        uint64_t starts = corral_heap.start_bits[w];
-        if (w == first >> 6)
-            starts &= ~UINT64_C(0) << (first & 63);
-        while (starts) {
-            size_t granule = w * 64 + (unsigned)__builtin_ctzll(starts);
-            starts &= starts - 1;
-            if (granule >= end)
-                break;
-            char *object = heap_granule_address(granule);
-            if (object > cursor)
-                VEC_PUSH(piece->gaps, ((heap_free_range){cursor, object}));
-            cursor = object + object_size(object);
-            piece->survivors_end = cursor;
-        }
-    }
+    heap_for_each_object_start(heap_granule_index(piece->start), heap_granule_index(piece->end),
+                               add_survivor, piece);
+    char *cursor = piece->survivors_end ? piece->survivors_end : piece->start;
     if (cursor < piece->end)
         VEC_PUSH(piece->gaps, ((heap_free_range){cursor, piece->end}));
 }
@@ -94,6 +90,8 @@ static void cut_pieces(void)
             char *next = heap_region_start(heap_region_index(from) + 1);
             if (next > to)
                 next = to;
+            /* Pieces beyond the last collection's count are new; earlier
+             * ones keep their gap arrays for reuse. */
             VEC_RESERVE(pieces, count + 1);
             if (count == pieces.count)
                 pieces.items[pieces.count++] = (sweep_piece){0};
@@ -104,7 +102,6 @@ static void cut_pieces(void)
         }
     }
     VEC_PUSH(first_piece_of_range, count);
-    pieces.count = count > pieces.count ? count : pieces.count;
 }
 
 void heap_sweep_young_from_stw(bool poison, size_t survivor_bytes)
@@ -112,10 +109,10 @@ void heap_sweep_young_from_stw(bool poison, size_t survivor_bytes)
     heap *h = &corral_heap;
     cut_pieces();
     size_t piece_count = first_piece_of_range.items[h->range_count];
-    gc_parallel_range range;
-    gc_parallel_range_init(&range, piece_count, 1);
+    gc_parallel_range claims;
+    gc_parallel_range_init(&claims, piece_count, 1);
     gc_phase_stats ignored = {0};
-    gc_workers_run("sweep", sweep_phase, &range, &ignored);
+    gc_workers_run("sweep", sweep_phase, &claims, &ignored);
     swept.count = 0;
     for (size_t i = 0; i < h->range_count; i++) {
         heap_free_range *range = &h->ranges[i];
