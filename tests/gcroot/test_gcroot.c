@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "corral_test.h"
 
@@ -79,8 +80,13 @@ static void run_case(void *arg)
     corral_get_stats(&after);
     is_int(total, 0, "%d thread(s), %s: every tree, list and churn sum right", c->threads,
            c->settings);
-    ok(after.collections - before.collections >= 10, "%llu collections ran",
-       (unsigned long long)(after.collections - before.collections));
+    /* Under polls stress each poll site collects once, at its first visit
+     * (the frontend's -O2 output has about ten), and threads that reach one
+     * together share that collection. */
+    bool polls_only = strstr(c->settings, "polls") != NULL;
+    uint64_t least = !polls_only ? 10 : c->threads == 1 ? 8 : 2;
+    ok(after.collections - before.collections >= least, "%llu collections ran (at least %llu)",
+       (unsigned long long)(after.collections - before.collections), (unsigned long long)least);
 }
 
 static const char *const settings[] = {
