@@ -70,6 +70,9 @@
     X(gc_nursery, GC_NURSERY, SIZE, "0", CORRAL_KiB(256), CORRAL_GiB(4), "auto", NO_OPTION,  \
       "with CORRAL_GC_GENERATIONAL=1, bytes allocated between minor collections; "         \
       "auto = 16M per GC worker")                                                           \
+    X(gc_promote_after, GC_PROMOTE_AFTER, UINT, "2", 1, 2, NULL, NO_OPTION,                  \
+      "with CORRAL_GC_GENERATIONAL=1, the minor collections an object survives before it "  \
+      "is old: 1 = at the first, 2 = it stays young for one more (aging)")                 \
     X(log, LOG, FLAGS, "", 0, 0, NULL, NO_OPTION, "what to log")                             \
     X(log_file, LOG_FILE, STRING, "", 0, 0, "stderr", NO_OPTION,                             \
       "file that log lines and statistics go to")                                          \

@@ -14,6 +14,7 @@
 #include "los.h"
 #include "mark.h"
 #include "quarantine.h"
+#include "remset.h"
 #include "roots.h"
 #include "stats.h"
 #include "thread.h"
@@ -79,15 +80,19 @@ static unsigned workers_for_heap(size_t heap_bytes, size_t heap_per_worker)
 }
 
 /* A minor collection (generation.h): young survivors are marked in place
- * and become old; the rest of the memory handed out since the last
- * collection becomes free ranges. */
+ * and age or become old; the rest of the young memory becomes free ranges. */
 static void collect_young_from_stw(gc_cycle *cycle)
 {
     const corral_config *config = &corral_runtime_config;
+    bool keep_young = generation_keeps_young();
+    remset_begin_minor_from_stw(keep_young);
     mark_from_stw(cycle);
-    cycle->los_live_bytes = los_sweep_from_stw(true);
     uint64_t start = gc_workers_now_ns();
-    heap_sweep_young_from_stw(config->stress_poison, cycle->marked_bytes);
+    cycle->promoted_bytes =
+        heap_sweep_young_from_stw(config->stress_poison, keep_young, cycle->marked_bytes);
+    if (keep_young)
+        remset_rescan_from_stw(); /* reads the young large objects: before their sweep */
+    cycle->los_live_bytes = los_sweep_from_stw(true);
     cycle->phases[GC_PHASE_FINISH].name = "sweep";
     cycle->phases[GC_PHASE_FINISH].wall_ns = gc_workers_now_ns() - start;
     cycle->live_bytes = corral_heap.live_after_gc;

@@ -53,6 +53,7 @@ typedef struct gc_cycle {
     gc_phase_stats phases[GC_PHASE_COUNT];
     uint64_t start_ns;
     uint64_t marked_objects, marked_bytes; /* heap + LOS */
+    uint64_t promoted_bytes;       /* minor: heap bytes that became old */
     uint64_t mark_depth;                   /* longest discovery chain */
     uint64_t stack_roots, stack_frames;
     uint64_t moved_bytes;

@@ -11,20 +11,22 @@
 /* Set by generation_init before any thread attaches; read-only afterwards. */
 static bool enabled;
 static size_t nursery;
+static bool keep_young;
 
 /* A major collection once the old space fills three quarters of the limit. */
 #define OLD_SPACE_SHARE_QUARTERS 3
 
 /* Per GC worker, so a machine with more cores (and more cache) collects as
- * often in time while allocating faster. Survivors are promoted after one
- * collection, so a small nursery promotes data that dies soon after: on
- * binary-trees N=21 (2 workers) 4M per worker took 6.5 s with 45 major
- * collections, 16M 4.8 s with 20 (docs/performance.md). */
+ * often in time while allocating faster. A small nursery promotes data that
+ * dies soon after: on binary-trees N=21 (2 workers, aging) 4M per worker
+ * took 1.5x the CPU time of 16M (docs/performance.md). */
 #define NURSERY_PER_WORKER ((size_t)16 << 20)
 
-void generation_init(bool enable, size_t nursery_bytes, unsigned gc_workers)
+void generation_init(bool enable, size_t nursery_bytes, unsigned promote_after,
+                     unsigned gc_workers)
 {
     enabled = enable;
+    keep_young = enable && promote_after > 1;
     if (!enable) {
         nursery = 0;
         return;
@@ -35,6 +37,11 @@ void generation_init(bool enable, size_t nursery_bytes, unsigned gc_workers)
 bool generation_enabled(void)
 {
     return enabled;
+}
+
+bool generation_keeps_young(void)
+{
+    return keep_young;
 }
 
 size_t generation_allocation_limit(size_t heap_limit)
@@ -75,5 +82,6 @@ void generation_check_roots_from_stw(const stop_report *stop)
 void generation_prepare_major_from_stw(void)
 {
     heap_clear_bitmaps_from_stw();
+    heap_forget_ages_from_stw();
     los_clear_marks_from_stw();
 }

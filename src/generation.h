@@ -44,8 +44,12 @@ typedef enum gc_want {
 } gc_want;
 
 /* Called by corral_init once the configuration is loaded. */
-void generation_init(bool enabled, size_t nursery_bytes, unsigned gc_workers);
+void generation_init(bool enabled, size_t nursery_bytes, unsigned promote_after,
+                     unsigned gc_workers);
 bool generation_enabled(void);
+/* Whether a minor collection keeps its new survivors young for one more
+ * (CORRAL_GC_PROMOTE_AFTER=2, "aging"). */
+bool generation_keeps_young(void);
 /* The allocation limit before the first collection of a request: the heap
  * limit, or the old space plus a nursery when that comes first. */
 size_t generation_allocation_limit(size_t heap_limit);

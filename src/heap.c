@@ -61,10 +61,11 @@ int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness)
     h->start_bits = reserve(words * sizeof(uint64_t), "mark bitmap");
     h->live_bits = reserve(words * sizeof(uint64_t), "live bitmap");
     h->scratch_bits = reserve(words * sizeof(uint64_t), "scratch bitmap");
+    h->age_bits = reserve(words * sizeof(uint64_t), "age bitmap");
     h->block_dest = reserve(words * sizeof(uint32_t), "forwarding table");
     h->region_moves = reserve(h->region_count, "region table");
     h->regions = reserve(h->region_count * sizeof(heap_region), "region table");
-    if (!h->start_bits || !h->live_bits || !h->scratch_bits || !h->block_dest ||
+    if (!h->start_bits || !h->live_bits || !h->scratch_bits || !h->age_bits || !h->block_dest ||
         !h->region_moves || !h->regions)
         return CORRAL_ERROR_NO_MEMORY;
     pthread_mutex_init(&h->alloc_lock, NULL);
@@ -94,6 +95,7 @@ void heap_destroy(void)
     munmap(h->start_bits, words * sizeof(uint64_t));
     munmap(h->live_bits, words * sizeof(uint64_t));
     munmap(h->scratch_bits, words * sizeof(uint64_t));
+    munmap(h->age_bits, words * sizeof(uint64_t));
     munmap(h->block_dest, words * sizeof(uint32_t));
     munmap(h->region_moves, h->region_count);
     munmap(h->regions, h->region_count * sizeof(heap_region));

@@ -6,9 +6,11 @@
  *   |region 0|region 1|region 2| ...                   |region n-1|
  *   <-------------- used (below top) ---------><------ never touched -->
  *
- * Two bitmaps with one bit per 8-byte granule:
+ * Bitmaps with one bit per 8-byte granule:
  *   start_bits  a marked object starts at this granule (set when marked)
  *   live_bits   this granule belongs to a marked object (set when scanned)
+ *   age_bits    generational only: a young object that has survived one
+ *               minor collection starts here (generation.h, "aging")
  * One bitmap word covers a 512-byte block; block_dest[w] is where the first
  * live granule of block w goes, so the new address of an object is
  *   base + 8 * (block_dest[w] + popcount(live_bits[w] below the object))
@@ -79,6 +81,11 @@ typedef struct heap {
      * set, and where a generational major GC builds the survivors' start bits
      * at their new addresses. Collector only, world stopped. */
     uint64_t *scratch_bits;
+    /* Young objects that survived a minor collection and stay young for one
+     * more (CORRAL_GC_PROMOTE_AFTER=2). Written only by the minor sweep's
+     * workers (atomic or/and on words shared by two pieces), read by the
+     * marker's card scan and the sweep; all zero after a major collection. */
+    uint64_t *age_bits;
 
     /* Allocation. Writers: mutators refilling TLABs (under alloc_lock) and the
      * collector while the world is stopped. */
@@ -165,6 +172,12 @@ heap_for_each_object_start(size_t first, size_t end, void (*fn)(size_t granule, 
     }
 }
 
+/* Whether object survived one minor collection and is still young. */
+static inline bool heap_is_aging(const void *object)
+{
+    return heap_contains(object) && heap_bit(corral_heap.age_bits, heap_granule_index(object));
+}
+
 /* Marks the object starting at granule; true if this call marked it.
  * Test before the atomic or: most visits find the object already marked. */
 static inline bool heap_try_mark(size_t granule)
@@ -229,12 +242,19 @@ void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_
                               uint64_t gc_end_ns);
 
 /* Generational minor GC (generation.h), after marking: the memory handed
- * out since the last collection minus the objects marked in it becomes the
- * free ranges, holes of at least HEAP_MIN_HOLE bytes (smaller ones wait for
- * the next major GC); poisons the holes when asked. Adds survivor_bytes to
- * live_after_gc and resets the allocation budget, not the sizer's limit. */
+ * out since the last collection, and the spans of the objects that were
+ * aging, minus the objects marked in them become the free ranges, holes of
+ * at least HEAP_MIN_HOLE bytes (smaller ones wait for a later sweep or the
+ * next major GC); poisons the holes when asked. Survivors allocated since
+ * the last collection stay young for one more (their mark moves to
+ * age_bits) when keep_young; aging survivors become old, and the cards of
+ * their slots that hold an aging object are dirtied. Sets live_after_gc
+ * from survivor_bytes and resets the allocation budget, not the sizer's
+ * limit. Returns the bytes that became old. */
 #define HEAP_MIN_HOLE 256u
-void heap_sweep_young_from_stw(bool poison, size_t survivor_bytes);
+size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_bytes);
+/* Before a major collection: no object is aging any more. */
+void heap_forget_ages_from_stw(void);
 
 /* What vacated memory is filled with under CORRAL_GC_STRESS=poison: a stale
  * reference then reads it as its header (the verifier and the fatal reports

@@ -62,7 +62,8 @@ static int start_runtime(const corral_options *options)
     if (gc_workers_start(config->gc_threads) != 0)
         return CORRAL_ERROR_NO_MEMORY;
     mark_init(gc_workers_count());
-    generation_init(config->gc_generational, config->gc_nursery, gc_workers_count());
+    generation_init(config->gc_generational, config->gc_nursery, config->gc_promote_after,
+                    gc_workers_count());
     alloc_init(config->tlab_size, config->large_object_size);
     corral_fatal_add_context(print_gc_context);
     stress_init();

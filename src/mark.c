@@ -340,7 +340,7 @@ static void mark_card_chunks(unsigned worker, size_t first, size_t end, void *co
     slot_visit visit = {worker, 0};
     size_t cards = remset_heap_card_count();
     size_t to = end * CARDS_PER_CHUNK < cards ? end * CARDS_PER_CHUNK : cards;
-    remset_scan_heap_cards(first * CARDS_PER_CHUNK, to, mark_slot, &visit);
+    remset_scan_heap_cards(worker, first * CARDS_PER_CHUNK, to, mark_slot, &visit);
 }
 
 static void mark_large_remembered(unsigned worker, size_t first, size_t end, void *context)
@@ -348,7 +348,7 @@ static void mark_large_remembered(unsigned worker, size_t first, size_t end, voi
     mark_context *mark = context;
     slot_visit visit = {worker, 0};
     for (size_t i = first; i < end; i++)
-        remset_scan_large_object(mark->large_objects[i], mark_slot, &visit);
+        remset_scan_large_object(worker, mark->large_objects[i], mark_slot, &visit);
 }
 
 static void mark_thread_roots(unsigned worker, size_t first, size_t end, void *context)

@@ -17,16 +17,27 @@
 #define CORRAL_REMSET_H
 
 #include <corral.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "los.h"
 
 /* Heap cards below the heap top: the range remset_scan_heap_cards takes. */
 size_t remset_heap_card_count(void);
+/* Before a minor collection's mark phase: whether the scans below record
+ * what they clean, for remset_rescan_from_stw (with aging). */
+void remset_begin_minor_from_stw(bool record);
 /* Visits every slot of every old object under a dirty card in [first, end)
- * and cleans those cards. */
-void remset_scan_heap_cards(size_t first, size_t end, corral_visit_fn visit, void *context);
+ * and cleans those cards. Thread: GC worker `worker` in the mark phase. */
+void remset_scan_heap_cards(unsigned worker, size_t first, size_t end, corral_visit_fn visit,
+                            void *context);
 /* The same for one large object: nothing unless it is old. */
-void remset_scan_large_object(los_object *object, corral_visit_fn visit, void *context);
+void remset_scan_large_object(unsigned worker, los_object *object, corral_visit_fn visit,
+                              void *context);
+/* After the minor sweep aged the survivors (heap_sweep_young_from_stw):
+ * dirties again the card of every slot under a card the mark phase cleaned
+ * that holds an aging object. An aging object is young: the next minor
+ * collection must find these references. Collector only. */
+void remset_rescan_from_stw(void);
 
 #endif /* CORRAL_REMSET_H */

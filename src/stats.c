@@ -74,7 +74,7 @@ void stats_record_cycle(const gc_cycle *cycle)
         .moved_bytes = cycle->moved_bytes,
         .workers = cycle->workers,
         .minor = cycle->minor,
-        .promoted_bytes = cycle->minor ? cycle->marked_bytes : 0,
+        .promoted_bytes = cycle->promoted_bytes,
     };
     _Static_assert((int)CORRAL_GC_PHASES == (int)GC_PHASE_COUNT, "public and internal phases agree");
     for (int phase = 0; phase < GC_PHASE_COUNT; phase++) {

@@ -52,7 +52,7 @@ typedef struct verifier {
     const char *where;        /* what is being scanned, for reports */
     const void *where_object;
     VEC(readable_range) readable; /* sorted */
-    bool check_remembered;    /* before a minor GC: old-to-young stores recorded? */
+    bool check_remembered;    /* around a minor GC: old-to-young references remembered? */
     uint64_t missing_barriers;
 } verifier;
 
@@ -169,13 +169,21 @@ static void check_remembered_slot(void **slot, void *context)
     if (++v->problems > VERIFY_REPORT_LIMIT)
         return;
     const void *object = v->where_object;
+    /* Before a minor collection the stores since the last one are to blame;
+     * after it, the collector, which must dirty the cards of old objects
+     * that hold survivors kept young. */
+    bool after = strcmp(v->when, "after") == 0;
     fprintf(stderr,
-            "corral: verify %s gc %" PRIu64 ": missing write barrier: old object %p of type %s "
-            "holds young %p in its slot at offset %zu (%p), and the slot's card is clean: a "
-            "reference store into the heap skipped the barrier (plain C must use "
-            "corral_store_ref; managed code must be built with corralc's write barrier)\n",
-            v->when, v->cycle->number, object, object_type(object)->name, reference,
-            (size_t)((char *)slot - (const char *)object), (void *)slot);
+            "corral: verify %s gc %" PRIu64 ": %s: old object %p of type %s holds young %p in "
+            "its slot at offset %zu (%p), and the slot's card is clean: %s\n",
+            v->when, v->cycle->number, after ? "unremembered reference" : "missing write barrier",
+            object, object_type(object)->name, reference,
+            (size_t)((char *)slot - (const char *)object), (void *)slot,
+            after ? "the minor collection left an old-to-young reference off the remembered "
+                    "set (a collector bug)"
+                  : "a reference store into the heap skipped the barrier (plain C must use "
+                    "corral_store_ref; managed code must be built with corralc's write "
+                    "barrier)");
 }
 
 static void check_slot(void **slot, void *context)
@@ -237,7 +245,7 @@ static void clear_visited(verifier *v)
 uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
 {
     verifier v = {.cycle = cycle, .when = when,
-                  .check_remembered = cycle->minor && strcmp(when, "before") == 0};
+                  .check_remembered = cycle->minor};
     los_index_build_from_stw(&v.large);
     collect_readable_ranges(&v);
     for (size_t i = 0; i < cycle->stop->thread_count; i++)
@@ -257,8 +265,8 @@ uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
                 when, cycle->minor ? "minor" : "major", cycle->number, v.objects, v.problems);
     if (v.problems)
         CORRAL_FATAL("heap verification %s gc %" PRIu64 " found %" PRIu64
-                     " problems, %" PRIu64 " of them missing write barriers (first %d listed "
-                     "above)",
+                     " problems, %" PRIu64 " of them old-to-young references under clean "
+                     "cards (first %d listed above)",
                      when, cycle->number, v.problems, v.missing_barriers, VERIFY_REPORT_LIMIT);
     return v.problems;
 }

@@ -1,35 +1,140 @@
 /* young_sweep.c — the sweep of a minor collection (heap.h,
- * heap_sweep_young_from_stw): the memory handed out since the last
- * collection, minus the objects marked in it, becomes the free ranges.
+ * heap_sweep_young_from_stw): the young memory minus the objects marked in
+ * it becomes the free ranges, and the survivors age.
  *
- * The handed-out part of each free range is cut into pieces at region
- * boundaries, swept in parallel: a worker lists the gaps between the
- * survivors that start in its piece, and the end of the last of them.
- * The collecting thread then joins the pieces in address order: a gap is
- * trimmed where a survivor from an earlier piece runs into it, and only then
- * poisoned (poison must never reach a survivor). */
+ * The young memory is of two kinds, both swept:
+ *   FRESH  what was handed out since the last collection: [origin, start)
+ *          of each free range;
+ *   AGING  with CORRAL_GC_PROMOTE_AFTER=2, the spans the last minor
+ *          collection left its young survivors in (from the first such
+ *          object to the end of the last one, per piece), minus the FRESH
+ *          parts inside them (holes between those survivors were handed out
+ *          again).
+ * Both are cut into pieces at region boundaries, in address order:
+ *
+ *   phase "sweep"     a worker lists the gaps between the marked objects that
+ *                     start in its piece, and classifies the survivors: in a
+ *                     FRESH piece each stays young (it ages) or becomes old;
+ *                     in an AGING piece an aging object becomes old (it is
+ *                     promoted) and an unaging marked one was old already.
+ *   join              the collecting thread merges the gaps (trimmed where a
+ *                     survivor of the piece before runs into them, and only
+ *                     then poisoned: poison must never reach a survivor)
+ *                     with the parts of the ranges never handed out.
+ *   phase "age"       with aging: a FRESH piece's marks move to age_bits (its
+ *                     survivors are young again for the next minor
+ *                     collection); an AGING piece's age bits are cleared.
+ *
+ * An old object that holds an aging one must stay remembered:
+ * remset_rescan_from_stw dirties again the cards the mark phase cleaned
+ * whose slots hold aging objects. That covers objects promoted here too: a
+ * reference from one to an object that was allocated after it aged was
+ * stored since the last collection, through the barrier, so its card was
+ * dirty and is among those.
+ */
 #include <stdlib.h>
 
-#include "fatal.h"
 #include "gc.h"
 #include "heap.h"
 #include "vec.h"
 #include "workers.h"
 
+typedef enum piece_kind { PIECE_FRESH, PIECE_AGING } piece_kind;
+
 typedef struct sweep_piece {
-    char *start, *end;           /* part of the handed-out memory of one range */
+    char *start, *end;          /* within one region */
+    piece_kind kind;
+    bool keep_young;            /* FRESH: survivors age instead of becoming old */
     /* Written by the worker that sweeps the piece, read by the joining
-     * thread after the phase (the phase's end orders them). */
-    VEC(heap_free_range) gaps;   /* between survivors, untrimmed, in address order */
-    char *survivors_end;         /* end of the last survivor starting here, or NULL */
+     * thread and the later phases (the phases' ends order them). */
+    VEC(heap_free_range) gaps;  /* between survivors, untrimmed, in address order */
+    char *survivors_end;        /* end of the last survivor starting here, or NULL */
+    char *young_start, *young_end; /* FRESH, aging: first survivor kept young, end of the last */
+    size_t young_bytes;         /* FRESH: survivors kept young */
+    size_t promoted_bytes;      /* survivors that became old here */
 } sweep_piece;
 
-/* Collector only; kept across collections so their arrays are reused. */
-static VEC(sweep_piece) pieces;
-static VEC(size_t) first_piece_of_range; /* range i's pieces: [first[i], first[i + 1]) */
-static VEC(heap_free_range) swept;
+typedef struct young_interval {
+    char *start, *end;
+    piece_kind kind;
+} young_interval;
 
-/* One survivor of a piece: the gap before it, and where it ends. */
+/* Collector only, world stopped; kept across collections so their arrays
+ * are reused. aging_spans and aging_bytes carry from one minor collection
+ * to the next; a major collection empties them (heap_forget_ages_from_stw). */
+static VEC(young_interval) intervals;
+static VEC(sweep_piece) pieces;
+static VEC(heap_free_range) trimmed_gaps;
+static VEC(heap_free_range) swept;
+static VEC(heap_free_range) aging_spans; /* sorted, disjoint */
+static size_t aging_bytes;               /* bytes of the objects in them */
+
+static void add_interval(char *start, char *end, piece_kind kind)
+{
+    if (start < end)
+        VEC_PUSH(intervals, ((young_interval){start, end, kind}));
+}
+
+/* The FRESH parts of the ranges and the aging spans outside them, in
+ * address order. The ranges are sorted, so are the spans. */
+static void collect_intervals(void)
+{
+    heap *h = &corral_heap;
+    intervals.count = 0;
+    size_t a = 0;
+    char *aging_from = NULL; /* aging memory below this is already taken */
+    for (size_t i = 0; i <= h->range_count; i++) {
+        bool sentinel = i == h->range_count;
+        char *fresh_start = sentinel ? (char *)UINTPTR_MAX : h->range_origins[i];
+        char *fresh_end = sentinel ? (char *)UINTPTR_MAX : h->ranges[i].start;
+        for (; a < aging_spans.count; a++) {
+            heap_free_range span = aging_spans.items[a];
+            char *from = span.start > aging_from ? span.start : aging_from;
+            if (from >= fresh_start)
+                break;
+            add_interval(from, span.end < fresh_start ? span.end : fresh_start, PIECE_AGING);
+            if (span.end > fresh_start)
+                break;
+        }
+        if (sentinel)
+            break;
+        add_interval(fresh_start, fresh_end, PIECE_FRESH);
+        if (fresh_end > aging_from)
+            aging_from = fresh_end;
+        while (a < aging_spans.count && aging_spans.items[a].end <= aging_from)
+            a++;
+    }
+}
+
+/* Cuts every interval into pieces of at most a region. */
+static void cut_pieces(bool keep_young)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < intervals.count; i++) {
+        young_interval interval = intervals.items[i];
+        for (char *from = interval.start; from < interval.end;) {
+            char *next = heap_region_start(heap_region_index(from) + 1);
+            if (next > interval.end)
+                next = interval.end;
+            /* Pieces beyond the last collection's count are new; earlier
+             * ones keep their arrays for reuse. */
+            VEC_RESERVE(pieces, count + 1);
+            if (count == pieces.count)
+                pieces.items[pieces.count++] = (sweep_piece){0};
+            sweep_piece *piece = &pieces.items[count++];
+            piece->start = from;
+            piece->end = next;
+            piece->kind = interval.kind;
+            piece->keep_young = keep_young;
+            from = next;
+        }
+    }
+    pieces.count = count;
+}
+
+/* ----------------------------------------------------------- phase sweep */
+
+/* One survivor of a piece: the gap before it, where it ends, and its age. */
 static inline __attribute__((always_inline)) void add_survivor(size_t granule, void *context)
 {
     sweep_piece *piece = context;
@@ -37,13 +142,26 @@ static inline __attribute__((always_inline)) void add_survivor(size_t granule, v
     char *cursor = piece->survivors_end ? piece->survivors_end : piece->start;
     if (object > cursor)
         VEC_PUSH(piece->gaps, ((heap_free_range){cursor, object}));
-    piece->survivors_end = object + object_size(object);
+    size_t size = object_size(object);
+    piece->survivors_end = object + size;
+    if (piece->kind == PIECE_AGING) {
+        if (heap_bit(corral_heap.age_bits, granule))
+            piece->promoted_bytes += size;
+    } else if (piece->keep_young) {
+        if (!piece->young_start)
+            piece->young_start = object;
+        piece->young_end = object + size;
+        piece->young_bytes += size;
+    } else {
+        piece->promoted_bytes += size;
+    }
 }
 
 static void sweep_piece_from_stw(sweep_piece *piece)
 {
     piece->gaps.count = 0;
-    piece->survivors_end = NULL;
+    piece->survivors_end = piece->young_start = piece->young_end = NULL;
+    piece->young_bytes = piece->promoted_bytes = 0;
     heap_for_each_object_start(heap_granule_index(piece->start), heap_granule_index(piece->end),
                                add_survivor, piece);
     char *cursor = piece->survivors_end ? piece->survivors_end : piece->start;
@@ -59,94 +177,177 @@ static void sweep_pieces(unsigned worker, size_t first, size_t end, void *contex
         sweep_piece_from_stw(&pieces.items[i]);
 }
 
-static void sweep_phase(unsigned worker, void *context)
+/* ------------------------------------------------------------- phase age */
+
+/* For the granules [first, end): moves start bits to age bits (FRESH) or
+ * clears age bits (AGING). A word shared with a neighbouring piece is
+ * changed atomically, since that piece's worker may be changing it too. */
+static void age_granules(size_t first, size_t end, piece_kind kind)
 {
-    gc_parallel_for(context, worker, sweep_pieces, NULL);
+    uint64_t *starts = corral_heap.start_bits, *ages = corral_heap.age_bits;
+    for (size_t w = first >> 6; first < end && w <= (end - 1) >> 6; w++) {
+        uint64_t mask = ~UINT64_C(0);
+        if (w == first >> 6)
+            mask &= ~UINT64_C(0) << (first & 63);
+        if (w == (end - 1) >> 6)
+            mask &= ~UINT64_C(0) >> (63 - ((end - 1) & 63));
+        if (mask == ~UINT64_C(0)) {
+            if (kind == PIECE_FRESH) {
+                ages[w] |= starts[w];
+                starts[w] = 0;
+            } else {
+                ages[w] = 0;
+            }
+            continue;
+        }
+        if (kind == PIECE_FRESH) {
+            uint64_t moving = __atomic_load_n(&starts[w], __ATOMIC_RELAXED) & mask;
+            __atomic_fetch_or(&ages[w], moving, __ATOMIC_RELAXED);
+            __atomic_fetch_and(&starts[w], ~moving, __ATOMIC_RELAXED);
+        } else {
+            __atomic_fetch_and(&ages[w], ~mask, __ATOMIC_RELAXED);
+        }
+    }
 }
 
-/* Adds a free range of the join unless it is too small to be worth a TLAB
- * (it then waits for the next major collection); the last range is kept
- * whatever its size, since it runs to the end of the reservation. Poisons
- * only what was handed out: the rest is untouched. */
-static void add_free(heap_free_range free, char *handed_out_end, bool keep, bool poison)
+static void age_pieces(unsigned worker, size_t first, size_t end, void *context)
 {
-    if (free.start == free.end || (!keep && (size_t)(free.end - free.start) < HEAP_MIN_HOLE))
+    (void)worker;
+    (void)context;
+    for (size_t i = first; i < end; i++) {
+        sweep_piece *piece = &pieces.items[i];
+        age_granules(heap_granule_index(piece->start), heap_granule_index(piece->end), piece->kind);
+    }
+}
+
+/* ------------------------------------------------------------------ phases */
+
+typedef struct piece_phase {
+    gc_parallel_range claims;
+    void (*run)(unsigned worker, size_t first, size_t end, void *context);
+} piece_phase;
+
+static void piece_phase_body(unsigned worker, void *context)
+{
+    piece_phase *phase = context;
+    gc_parallel_for(&phase->claims, worker, phase->run, NULL);
+}
+
+static void run_piece_phase(const char *name,
+                            void (*run)(unsigned worker, size_t first, size_t end, void *context))
+{
+    piece_phase phase = {.run = run};
+    gc_parallel_range_init(&phase.claims, pieces.count, 1);
+    gc_phase_stats ignored = {0};
+    gc_workers_run(name, piece_phase_body, &phase, &ignored);
+}
+
+/* -------------------------------------------------------------------- join */
+
+/* Appends free to swept in address order, joining it with the last range
+ * when they touch or overlap (a gap may lie inside a part never handed out). */
+static void add_free(heap_free_range free)
+{
+    if (free.start >= free.end)
         return;
-    if (poison && free.start < handed_out_end)
-        heap_poison_range(free.start, free.end < handed_out_end ? free.end : handed_out_end);
+    heap_free_range *last = swept.count ? &swept.items[swept.count - 1] : NULL;
+    if (last && free.start <= last->end) {
+        if (free.end > last->end)
+            last->end = free.end;
+        return;
+    }
     VEC_PUSH(swept, free);
 }
 
-/* Cuts the handed-out part of every range into pieces of at most a region. */
-static void cut_pieces(void)
+/* The gaps of all pieces in address order, each trimmed where a survivor
+ * of an earlier piece of the same stretch runs into it; poisons them. */
+static void trim_gaps(bool poison)
 {
-    heap *h = &corral_heap;
-    size_t count = 0;
-    first_piece_of_range.count = 0;
-    for (size_t i = 0; i < h->range_count; i++) {
-        VEC_PUSH(first_piece_of_range, count);
-        char *from = h->range_origins[i], *to = h->ranges[i].start;
-        while (from < to) {
-            char *next = heap_region_start(heap_region_index(from) + 1);
-            if (next > to)
-                next = to;
-            /* Pieces beyond the last collection's count are new; earlier
-             * ones keep their gap arrays for reuse. */
-            VEC_RESERVE(pieces, count + 1);
-            if (count == pieces.count)
-                pieces.items[pieces.count++] = (sweep_piece){0};
-            pieces.items[count].start = from;
-            pieces.items[count].end = next;
-            count++;
-            from = next;
+    trimmed_gaps.count = 0;
+    char *covered = NULL, *previous_end = NULL;
+    for (size_t p = 0; p < pieces.count; p++) {
+        sweep_piece *piece = &pieces.items[p];
+        if (piece->start != previous_end)
+            covered = piece->start; /* nothing runs into the first piece of a stretch */
+        for (size_t g = 0; g < piece->gaps.count; g++) {
+            heap_free_range gap = piece->gaps.items[g];
+            if (gap.start < covered)
+                gap.start = covered;
+            if (gap.start >= gap.end)
+                continue;
+            if (poison)
+                heap_poison_range(gap.start, gap.end);
+            VEC_PUSH(trimmed_gaps, gap);
         }
+        if (piece->survivors_end && piece->survivors_end > covered)
+            covered = piece->survivors_end;
+        previous_end = piece->end;
     }
-    VEC_PUSH(first_piece_of_range, count);
 }
 
-void heap_sweep_young_from_stw(bool poison, size_t survivor_bytes)
+/* The new free ranges: the trimmed gaps and the parts of the old ranges
+ * never handed out, merged in address order; a range too small to be worth
+ * a TLAB waits for a later sweep, except the last, which runs to the end of
+ * the reservation. */
+static void join(void)
 {
     heap *h = &corral_heap;
-    cut_pieces();
-    size_t piece_count = first_piece_of_range.items[h->range_count];
-    gc_parallel_range claims;
-    gc_parallel_range_init(&claims, piece_count, 1);
-    gc_phase_stats ignored = {0};
-    gc_workers_run("sweep", sweep_phase, &claims, &ignored);
     swept.count = 0;
+    size_t g = 0;
     for (size_t i = 0; i < h->range_count; i++) {
-        heap_free_range *range = &h->ranges[i];
-        bool last = i == h->range_count - 1;
-        char *covered = h->range_origins[i]; /* survivors of earlier pieces end here */
-        heap_free_range pending = {covered, covered};
-        for (size_t p = first_piece_of_range.items[i]; p < first_piece_of_range.items[i + 1];
-             p++) {
-            sweep_piece *piece = &pieces.items[p];
-            for (size_t g = 0; g < piece->gaps.count; g++) {
-                heap_free_range gap = piece->gaps.items[g];
-                if (gap.start < covered)
-                    gap.start = covered;
-                if (gap.start >= gap.end)
-                    continue;
-                if (gap.start == pending.end) {
-                    pending.end = gap.end; /* continues across a piece boundary */
-                } else {
-                    add_free(pending, range->start, false, poison);
-                    pending = gap;
-                }
-            }
-            if (piece->survivors_end && piece->survivors_end > covered)
-                covered = piece->survivors_end;
-        }
-        /* The part never handed out joins the gap before it. */
-        if (pending.end == range->start) {
-            pending.end = range->end;
-        } else {
-            add_free(pending, range->start, false, poison);
-            pending = (heap_free_range){range->start, range->end};
-        }
-        add_free(pending, range->start, last, poison);
+        heap_free_range untouched = h->ranges[i];
+        while (g < trimmed_gaps.count && trimmed_gaps.items[g].start <= untouched.start)
+            add_free(trimmed_gaps.items[g++]);
+        add_free(untouched);
     }
+    while (g < trimmed_gaps.count)
+        add_free(trimmed_gaps.items[g++]);
+    size_t kept = 0;
+    for (size_t i = 0; i < swept.count; i++) {
+        heap_free_range free = swept.items[i];
+        bool last = i == swept.count - 1;
+        if (last || (size_t)(free.end - free.start) >= HEAP_MIN_HOLE)
+            swept.items[kept++] = free;
+    }
+    swept.count = kept;
+    /* The last range marks the top: an empty one when the heap is full. */
+    if (!kept || swept.items[kept - 1].end != h->end)
+        VEC_PUSH(swept, ((heap_free_range){h->end, h->end}));
+}
+
+size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_bytes)
+{
+    heap *h = &corral_heap;
+    collect_intervals();
+    cut_pieces(keep_young);
+    run_piece_phase("sweep", sweep_pieces);
+    trim_gaps(poison);
+    join();
     heap_reset_free_ranges_from_stw(swept.items, swept.count);
-    h->live_after_gc += survivor_bytes;
+    size_t promoted = 0, young = 0;
+    aging_spans.count = 0;
+    for (size_t p = 0; p < pieces.count; p++) {
+        sweep_piece *piece = &pieces.items[p];
+        promoted += piece->promoted_bytes;
+        young += piece->young_bytes;
+        if (piece->young_start)
+            VEC_PUSH(aging_spans, ((heap_free_range){piece->young_start, piece->young_end}));
+    }
+    if (keep_young) {
+        run_piece_phase("age", age_pieces);
+    }
+    /* The objects that were aging are counted again among the survivors. */
+    h->live_after_gc = h->live_after_gc - aging_bytes + survivor_bytes;
+    aging_bytes = young;
+    return promoted;
+}
+
+void heap_forget_ages_from_stw(void)
+{
+    for (size_t i = 0; i < aging_spans.count; i++) {
+        heap_free_range span = aging_spans.items[i];
+        age_granules(heap_granule_index(span.start), heap_granule_index(span.end), PIECE_AGING);
+    }
+    aging_spans.count = 0;
+    aging_bytes = 0;
 }

@@ -128,6 +128,51 @@ static void large_objects(void *arg)
     corral_handle_scope_close(scope);
 }
 
+/* CORRAL_GC_PROMOTE_AFTER=N: an object that survived N - 1 minor
+ * collections is still young, so the next one reclaims it once unreachable;
+ * then it is old, and only a major one does. The references that keep an
+ * aging object alive from old ones stay remembered: one stored before it
+ * aged, and one held by an object promoted while its referent ages (the
+ * verifier checks the cards before and after each collection). */
+static void aging(void *arg)
+{
+    test_start(arg, true);
+    long promote_after = strtol(getenv("CORRAL_GC_PROMOTE_AFTER"), NULL, 10);
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle old = corral_handle_new(leaf(1));
+    corral_collect();
+    corral_handle held = corral_handle_new(leaf(2));
+    corral_weak *weak = corral_weak_new(*held);
+    corral_collect_young();
+    *held = NULL;
+    corral_collect_young();
+    if (promote_after == 2)
+        ok(corral_weak_get(weak) == NULL, "an object dead after one survival dies young");
+    else
+        ok(corral_weak_get(weak) != NULL, "an object that survived a minor collection is old");
+    corral_collect();
+    ok(corral_weak_get(weak) == NULL, "a major collection reclaims it");
+    corral_weak_free(weak);
+
+    node *parent = leaf(10);
+    corral_store_ref(*old, (corral_ref *)&((node *)*old)->left, parent);
+    corral_collect_young(); /* parent ages (or is old): the old node's card stays dirty */
+    parent = ((node *)*old)->left;
+    corral_store_ref(parent, (corral_ref *)&parent->left, leaf(11));
+    for (int round = 0; round < 4; round++) {
+        for (int i = 0; i < 1000; i++)
+            leaf(i); /* garbage between the survivors */
+        corral_collect_young(); /* the parent becomes old while its child ages */
+    }
+    parent = ((node *)*old)->left;
+    ok(parent->value == 10 && parent->left && parent->left->value == 11,
+       "an aging object held only by old ones survives every minor collection");
+    corral_stats stats = stats_now();
+    ok(stats.promoted_bytes > 0 && stats.promoted_bytes < ((uint64_t)1 << 20),
+       "promoted bytes counted: survivors only (%llu)", (unsigned long long)stats.promoted_bytes);
+    corral_handle_scope_close(scope);
+}
+
 /* Several mutators rewire the slots of one old array to young trees while
  * minor collections (parallel card scanning on several GC workers) run;
  * every slot must hold an intact tree at the end. */
@@ -207,7 +252,7 @@ static void stress_minor_needs_generational(void *context)
 
 int main(void)
 {
-    plan(8);
+    plan(10);
     tap_subtest("young garbage is reclaimed by minor collections", 60, young_garbage_reclaimed,
                 GENERATIONAL "CORRAL_GC_NURSERY=1M");
     tap_subtest("old-to-young stores survive minor collections", 60, old_to_young_kept,
@@ -217,6 +262,10 @@ int main(void)
     tap_subtest("weak handles and finalizers of young objects", 60, weak_and_finalizers,
                 GENERATIONAL);
     tap_subtest("large objects young and old", 60, large_objects, GENERATIONAL);
+    tap_subtest("promoted after two minor collections", 60, aging,
+                GENERATIONAL "CORRAL_GC_PROMOTE_AFTER=2 CORRAL_GC_STRESS=poison");
+    tap_subtest("promoted after one minor collection", 60, aging,
+                GENERATIONAL "CORRAL_GC_PROMOTE_AFTER=1 CORRAL_GC_STRESS=poison");
     tap_subtest("4 mutators rewire an old array, 2 GC workers", 120, threads_rewire_old_array,
                 GENERATIONAL "CORRAL_GC_THREADS=2 CORRAL_GC_NURSERY=256K");
 
