@@ -12,6 +12,7 @@
 #include <corral/jit.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "entry.h"
 #include "fatal.h"
@@ -83,9 +84,11 @@ static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *
         size_t reserved = heap_reserve(min, want, budget_limit(attempt));
         if (reserved) {
             char *chunk = heap_take_chunk(min, reserved, got);
-            heap_unreserve(reserved - *got); /* all of it when no range was big enough */
+            if (reserved != *got)
+                heap_unreserve(reserved - *got); /* all of it when no range was big enough */
             if (chunk) {
                 heap_count_allocated(*got);
+                memset(chunk, 0, *got); /* last: outside the lock, after the atomics */
                 return chunk;
             }
         }

@@ -218,8 +218,10 @@ static inline void *heap_forward(void *pointer)
                                                        (unsigned)(granule & 63)));
 }
 
-/* Hands out a zeroed chunk of between min_bytes and want_bytes (multiples of
- * the granule) from the free ranges; returns NULL with *got = 0 when none is
+/* Hands out a chunk of between min_bytes and want_bytes (multiples of the
+ * granule) from the free ranges, not yet zeroed (the caller zeroes it, after
+ * its own atomic updates: a locked instruction after a 32 KiB memset waits
+ * for all its stores to drain); returns NULL with *got = 0 when none is
  * left. Thread: a mutator (MANAGED) or the collector. */
 char *heap_take_chunk(size_t min_bytes, size_t want_bytes, size_t *got);
 
