@@ -80,6 +80,7 @@ typedef struct polls_pass {
     unsigned strip_mined_kind;  /* metadata kind id of STRIP_MINED_METADATA */
     ptr_table shadow_stack_functions; /* functions lowered from gc "shadow-stack" */
     ptr_table shadow_stack_loop_polls; /* their loop polls, made from fences */
+    ptr_table gcroot_promoted_functions; /* functions whose gcroot slots were promoted */
 } polls_pass;
 
 /* ---- diagnostics.c */
@@ -227,6 +228,13 @@ int is_shadow_stack_function(const polls_pass *pass, LLVMValueRef function);
  * that may point into the heap is live; such a loop poll is an error. */
 void check_shadow_stack_polls(polls_pass *pass, LLVMValueRef function,
                               corral_polls_function_report *report);
+
+/* ---- gcroot_promoted.c: --gcroot=promoted */
+/* After placement: each gcroot slot becomes SSA references threaded through
+ * every safepoint (RS4GC relocates them); the gcroot calls go. */
+void promote_gcroot_slots(polls_pass *pass);
+/* After inlining polls: their statepoints get CORRAL_ABI_GCROOT_STATEPOINT_ID. */
+void mark_gcroot_statepoints(polls_pass *pass);
 
 /* ---- distance.c */
 /* Verifies every cycle holds a poll or statepoint and computes the poll

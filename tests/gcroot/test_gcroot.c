@@ -118,8 +118,9 @@ int main(void)
         }
     run_result refused = run_child(generational_refused, NULL, 60);
     ok(WIFSIGNALED(refused.status) &&
-           output_matches(refused.output, "llvm.gcroot \\(shadow-stack\\) frames on its stack: "
-                                          ".* cannot run with CORRAL_GC_GENERATIONAL=1"),
+           output_matches(refused.output, "llvm.gcroot frames on its stack \\([0-9]+ shadow-stack, "
+                                          "[0-9]+ promoted\\): .* cannot run with "
+                                          "CORRAL_GC_GENERATIONAL=1"),
        "CORRAL_GC_GENERATIONAL=1 with shadow-stack frames is a fatal error naming the thread");
     if (!WIFSIGNALED(refused.status))
         show_output(&refused);

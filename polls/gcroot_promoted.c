@@ -1,0 +1,190 @@
+/* gcroot_promoted.c — gcroot functions in promoted mode (--gcroot=promoted).
+ *
+ * Instead of a shadow-stack frame, each @llvm.gcroot slot becomes SSA
+ * references that RS4GC relocates, so roots live in stackmaps and a call
+ * costs no push or pop. Until here (after poll placement) the gcroot calls
+ * stay, and with them the slots' escape: optimisation reloads a root after
+ * every call and at every loop fence, as the frontend's contract says.
+ * Then, for each safepoint (call or poll) and each slot:
+ *
+ *   %r = load ptr, ptr %slot                 ; the root before the call
+ *   %a = ptrtoint ptr %r to i64
+ *   %ref = inttoptr i64 %a to ptr addrspace(1)  ; a base of its own for RS4GC
+ *   call @f()                                ; %ref relocated here
+ *   %b = ptrtoint ptr addrspace(1) %ref to i64
+ *   %p = inttoptr i64 %b to ptr
+ *   store ptr %p, ptr %slot                  ; the root after the call
+ *
+ * (an addrspacecast from ptr to ptr addrspace(1) would make RS4GC assert),
+ * the gcroot calls become null stores, and mem2reg turns the slots into SSA
+ * values; dce drops the casts of roots no one reads after a safepoint, so
+ * RS4GC records only the live ones. A pointer loaded from a slot is then an
+ * integer made from a reference: the checks still reject it when it is live
+ * across a safepoint (a frontend that kept it in a register across a call),
+ * where shadow-stack mode could not tell.
+ */
+#include "pass.h"
+
+#include "corral/abi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int is_call_named(LLVMValueRef inst, const char *prefix)
+{
+    LLVMValueRef callee = LLVMIsACallInst(inst) ? called_function(inst) : NULL;
+    return callee && strncmp(value_name(callee), prefix, strlen(prefix)) == 0;
+}
+
+/* mem2reg promotes a slot only if it is just loaded and stored as a ptr. */
+static int check_slot_uses(polls_pass *pass, LLVMValueRef function, LLVMValueRef slot)
+{
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+    for (LLVMUseRef use = LLVMGetFirstUse(slot); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if ((LLVMIsALoadInst(user) && LLVMTypeOf(user) == ptr && !LLVMGetVolatile(user)) ||
+            (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot &&
+             LLVMGetOperand(user, 0) != slot &&
+             LLVMTypeOf(LLVMGetOperand(user, 0)) == ptr && !LLVMGetVolatile(user)) ||
+            is_call_named(user, "llvm.gcroot") || is_call_named(user, "llvm.lifetime."))
+            continue;
+        pass_error(pass, function, user,
+                   "llvm.gcroot slot '%s' is used other than by plain loads and stores of a "
+                   "ptr (its address is passed on, stored or offset): --gcroot=promoted keeps "
+                   "roots in registers; use --gcroot=shadow-stack for such code",
+                   value_name(slot));
+        return -1;
+    }
+    return 0;
+}
+
+/* The slots of function's gcroot calls, each once; the calls become null
+ * stores (a root starts null, also when an inlined callee's call sits in a
+ * loop) and are erased. The entry block stores null too, so no path reads
+ * an undefined root at a safepoint. */
+static void take_slots(polls_pass *pass, LLVMValueRef function, value_list *slots)
+{
+    value_list calls = {0};
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst))
+            if (is_call_named(inst, "llvm.gcroot"))
+                VEC_PUSH(calls, inst);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+    for (size_t i = 0; i < calls.count; i++) {
+        LLVMValueRef slot = LLVMGetOperand(calls.items[i], 0);
+        int seen = 0;
+        for (size_t s = 0; s < slots->count; s++)
+            seen |= slots->items[s] == slot;
+        if (!seen && check_slot_uses(pass, function, slot) == 0)
+            VEC_PUSH(*slots, slot);
+        LLVMPositionBuilderBefore(pass->builder, calls.items[i]);
+        LLVMBuildStore(pass->builder, LLVMConstNull(ptr), slot);
+        LLVMInstructionEraseFromParent(calls.items[i]);
+    }
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
+    for (size_t s = 0; s < slots->count; s++) {
+        LLVMPositionBuilderBefore(pass->builder, first_insertion_point(entry));
+        LLVMBuildStore(pass->builder, LLVMConstNull(ptr), slots->items[s]);
+    }
+    free(calls.items);
+}
+
+/* The safepoints of function, in order: polls and future statepoints. */
+static void collect_safepoints(polls_pass *pass, LLVMValueRef function, value_list *safepoints)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (!is_call_site(inst) ||
+                (classify_call(pass, inst) != CALL_POLL && !call_is_statepoint(pass, inst)))
+                continue;
+            /* The root would need storing back on two edges, one a landing pad. */
+            if (!LLVMIsACallInst(inst)) {
+                LLVMValueRef callee = called_function(inst);
+                pass_error(pass, function, inst,
+                           "invoke of '%s' in a gcroot function: --gcroot=promoted handles "
+                           "calls only; use --gcroot=shadow-stack for code with exceptions",
+                           callee ? value_name(callee) : "(indirect)");
+                continue;
+            }
+            VEC_PUSH(*safepoints, inst);
+        }
+}
+
+/* The root in slot as a reference for the safepoint, stored back after it. */
+static void thread_root_through(polls_pass *pass, LLVMValueRef slot, LLVMValueRef safepoint)
+{
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+    LLVMTypeRef reference = LLVMPointerTypeInContext(pass->context, GC_ADDRESS_SPACE);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);
+    const char *name = value_name(slot);
+    LLVMPositionBuilderBefore(pass->builder, safepoint);
+    LLVMValueRef root = LLVMBuildLoad2(pass->builder, ptr, slot, name);
+    LLVMValueRef address = LLVMBuildPtrToInt(pass->builder, root, i64, "");
+    LLVMValueRef before = LLVMBuildIntToPtr(pass->builder, address, reference, name);
+    LLVMPositionBuilderBefore(pass->builder, LLVMGetNextInstruction(safepoint));
+    LLVMValueRef moved = LLVMBuildPtrToInt(pass->builder, before, i64, "");
+    LLVMBuildStore(pass->builder, LLVMBuildIntToPtr(pass->builder, moved, ptr, name), slot);
+}
+
+/* RS4GC gives each statepoint in function the gcroot id (corral/abi.h). */
+static void mark_statepoint_ids(LLVMValueRef function)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst))
+            if (is_call_site(inst) && !call_has_string_attribute(inst, "gc-leaf-function"))
+                add_call_string_attribute(inst, "statepoint-id",
+                                          CORRAL_ABI_GCROOT_STATEPOINT_ID_TEXT);
+}
+
+static void promote_function(polls_pass *pass, LLVMValueRef function)
+{
+    value_list slots = {0}, safepoints = {0};
+    take_slots(pass, function, &slots);
+    collect_safepoints(pass, function, &safepoints);
+    for (size_t p = 0; p < safepoints.count; p++)
+        for (size_t s = 0; s < slots.count; s++)
+            thread_root_through(pass, slots.items[s], safepoints.items[p]);
+    ptr_table_put(&pass->gcroot_promoted_functions, function, 1);
+    free(slots.items);
+    free(safepoints.items);
+}
+
+void promote_gcroot_slots(polls_pass *pass)
+{
+    LLVMValueRef gcroot = LLVMGetNamedFunction(pass->module, "llvm.gcroot");
+    if (!gcroot)
+        return;
+    /* Every function holding gcroot calls now, including code inlined from a
+     * gcroot function into another. */
+    value_list functions = {0};
+    ptr_table seen;
+    ptr_table_init(&seen);
+    for (LLVMUseRef use = LLVMGetFirstUse(gcroot); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef function = LLVMGetBasicBlockParent(LLVMGetInstructionParent(LLVMGetUser(use)));
+        if (!ptr_table_contains(&seen, function)) {
+            ptr_table_put(&seen, function, 1);
+            VEC_PUSH(functions, function);
+        }
+    }
+    ptr_table_free(&seen);
+    for (size_t i = 0; i < functions.count; i++)
+        promote_function(pass, functions.items[i]);
+    free(functions.items);
+    if (pass->error_count)
+        return;
+    LLVMDeleteFunction(gcroot);
+    run_pipeline(pass, "function(mem2reg,dce)");
+}
+
+void mark_gcroot_statepoints(polls_pass *pass)
+{
+    for (size_t i = 0; i < pass->managed_functions.count; i++)
+        if (ptr_table_contains(&pass->gcroot_promoted_functions, pass->managed_functions.items[i]))
+            mark_statepoint_ids(pass->managed_functions.items[i]);
+}
