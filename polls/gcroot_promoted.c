@@ -23,6 +23,7 @@
  * across a safepoint (a frontend that kept it in a register across a call),
  * where shadow-stack mode could not tell.
  */
+#include "liveness.h"
 #include "pass.h"
 
 #include "corral/abi.h"
@@ -114,6 +115,59 @@ static void collect_safepoints(polls_pass *pass, LLVMValueRef function, value_li
         }
 }
 
+/* Pointers computed from a load of slot (through GEPs, casts, phis and
+ * selects), the load first. */
+static void values_from_loads(LLVMValueRef slot, value_list *values)
+{
+    ptr_table seen;
+    ptr_table_init(&seen);
+    for (LLVMUseRef use = LLVMGetFirstUse(slot); use; use = LLVMGetNextUse(use))
+        if (LLVMIsALoadInst(LLVMGetUser(use))) {
+            VEC_PUSH(*values, LLVMGetUser(use));
+            ptr_table_put(&seen, LLVMGetUser(use), 1);
+        }
+    for (size_t next = 0; next < values->count; next++)
+        for (LLVMUseRef use = LLVMGetFirstUse(values->items[next]); use; use = LLVMGetNextUse(use)) {
+            LLVMValueRef user = LLVMGetUser(use);
+            int carries = LLVMIsAGetElementPtrInst(user) || LLVMIsACastInst(user) ||
+                          LLVMIsAPHINode(user) || LLVMIsASelectInst(user);
+            if (carries && LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind &&
+                !ptr_table_contains(&seen, user)) {
+                ptr_table_put(&seen, user, 1);
+                VEC_PUSH(*values, user);
+            }
+        }
+    ptr_table_free(&seen);
+}
+
+/* LLVM's contract: a root is reloaded after every call. Here a pointer
+ * held in a register across one would be stale once the object moved, so
+ * it is an error (the shadow stack cannot tell; it would be stale there too). */
+static void check_reloads(polls_pass *pass, LLVMValueRef function, const value_list *slots)
+{
+    safepoint_map map;
+    safepoint_map_build(&map, pass, function);
+    for (size_t s = 0; s < slots->count; s++) {
+        value_list values = {0};
+        values_from_loads(slots->items[s], &values);
+        for (size_t v = 0; v < values.count; v++) {
+            LLVMValueRef crossed = live_across_safepoint(&map, values.items[v]);
+            if (!crossed)
+                continue;
+            char *where = describe_safepoint(pass, crossed);
+            const char *name = value_name(values.items[v]);
+            pass_error(pass, function, values.items[v],
+                       "pointer '%s' from gcroot slot '%s' is held in a register across %s: "
+                       "the object may move there; load it from the slot again after the call",
+                       *name ? name : "(unnamed)", value_name(slots->items[s]), where);
+            free(where);
+            break;
+        }
+        free(values.items);
+    }
+    safepoint_map_free(&map);
+}
+
 /* The root in slot as a reference for the safepoint, stored back after it. */
 static void thread_root_through(polls_pass *pass, LLVMValueRef slot, LLVMValueRef safepoint)
 {
@@ -146,6 +200,7 @@ static void promote_function(polls_pass *pass, LLVMValueRef function)
 {
     value_list slots = {0}, safepoints = {0};
     take_slots(pass, function, &slots);
+    check_reloads(pass, function, &slots);
     collect_safepoints(pass, function, &safepoints);
     for (size_t p = 0; p < safepoints.count; p++)
         for (size_t s = 0; s < slots.count; s++)

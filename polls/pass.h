@@ -181,6 +181,8 @@ void check_function(polls_pass *pass, LLVMValueRef function);
 /* After poll insertion: integers made from references, and aggregates of
  * references, must not be live across a poll or statepoint. */
 void check_live_across_safepoints(polls_pass *pass, LLVMValueRef function);
+/* "a poll (file.c:3)" or "the call to 'f'"; caller frees. */
+char *describe_safepoint(const polls_pass *pass, LLVMValueRef call);
 
 /* ---- normalize.c: rewrite what RS4GC mishandles into forms it handles. */
 void normalize_function(polls_pass *pass, LLVMValueRef function);
