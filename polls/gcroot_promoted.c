@@ -5,7 +5,8 @@
  * costs no push or pop. Until here (after poll placement) the gcroot calls
  * stay, and with them the slots' escape: optimisation reloads a root after
  * every call and at every loop fence, as the frontend's contract says.
- * Then, for each safepoint (call or poll) and each slot:
+ * Then, for each safepoint (call or poll) and each slot a load may read
+ * after it (slot_liveness: a dead root would keep its object alive):
  *
  *   %r = load ptr, ptr %slot                 ; the root before the call
  *   %a = ptrtoint ptr %r to i64
@@ -17,8 +18,8 @@
  *
  * (an addrspacecast from ptr to ptr addrspace(1) would make RS4GC assert),
  * the gcroot calls become null stores, and mem2reg turns the slots into SSA
- * values; dce drops the casts of roots no one reads after a safepoint, so
- * RS4GC records only the live ones. A pointer loaded from a slot is then an
+ * values (dce then drops what is left unused), so RS4GC records live roots
+ * only. A pointer loaded from a slot is then an
  * integer made from a reference: the checks still reject it when it is live
  * across a safepoint (a frontend that kept it in a register across a call),
  * where shadow-stack mode could not tell.
@@ -37,10 +38,19 @@ static int is_call_named(LLVMValueRef inst, const char *prefix)
     return callee && strncmp(value_name(callee), prefix, strlen(prefix)) == 0;
 }
 
-/* mem2reg promotes a slot only if it is just loaded and stored as a ptr. */
+/* mem2reg promotes a slot only if it is an entry-block alloca, just loaded
+ * and stored as a ptr. */
 static int check_slot_uses(polls_pass *pass, LLVMValueRef function, LLVMValueRef slot)
 {
     LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+    if (LLVMGetInstructionParent(slot) != LLVMGetEntryBasicBlock(function)) {
+        pass_error(pass, function, slot,
+                   "llvm.gcroot slot '%s' is not allocated in the entry block: "
+                   "--gcroot=promoted keeps roots in registers, which needs a static slot; "
+                   "move the alloca to the entry block or use --gcroot=shadow-stack",
+                   value_name(slot));
+        return -1;
+    }
     for (LLVMUseRef use = LLVMGetFirstUse(slot); use; use = LLVMGetNextUse(use)) {
         LLVMValueRef user = LLVMGetUser(use);
         if ((LLVMIsALoadInst(user) && LLVMTypeOf(user) == ptr && !LLVMGetVolatile(user)) ||
@@ -168,6 +178,80 @@ static void check_reloads(polls_pass *pass, LLVMValueRef function, const value_l
     safepoint_map_free(&map);
 }
 
+/* Where a slot's root is needed: RS4GC keeps alive whatever it is given,
+ * and a root threaded through every safepoint would stay live to the end
+ * of the function through the loads added for the next one (dce cannot
+ * break the cycle through a loop's phis). */
+typedef struct slot_liveness {
+    cfg graph;
+    LLVMValueRef slot;
+    unsigned char *live_out; /* per block: a load may come before a store */
+} slot_liveness;
+
+typedef enum slot_access { ACCESS_NONE, ACCESS_LOAD, ACCESS_STORE } slot_access;
+
+static slot_access access_of(LLVMValueRef inst, LLVMValueRef slot)
+{
+    if (LLVMIsALoadInst(inst) && LLVMGetOperand(inst, 0) == slot)
+        return ACCESS_LOAD;
+    if (LLVMIsAStoreInst(inst) && LLVMGetOperand(inst, 1) == slot)
+        return ACCESS_STORE;
+    return ACCESS_NONE;
+}
+
+/* The first access to the slot from inst on, in its block. */
+static slot_access first_access_from(LLVMValueRef inst, LLVMValueRef slot)
+{
+    for (; inst; inst = LLVMGetNextInstruction(inst)) {
+        slot_access access = access_of(inst, slot);
+        if (access != ACCESS_NONE)
+            return access;
+    }
+    return ACCESS_NONE;
+}
+
+static void slot_liveness_build(slot_liveness *live, LLVMValueRef function, LLVMValueRef slot)
+{
+    cfg_build(&live->graph, function);
+    live->slot = slot;
+    size_t count = live->graph.block_count;
+    slot_access *first = xcalloc(count ? count : 1, sizeof *first);
+    unsigned char *live_in = xcalloc(count ? count : 1, 1);
+    live->live_out = xcalloc(count ? count : 1, 1);
+    for (size_t b = 0; b < count; b++) {
+        first[b] = first_access_from(LLVMGetFirstInstruction(live->graph.blocks[b]), slot);
+        live_in[b] = first[b] == ACCESS_LOAD;
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t b = count; b-- > 0;) {
+            unsigned char out = 0;
+            for (size_t i = 0; i < live->graph.successors[b].count; i++)
+                out |= live_in[live->graph.successors[b].items[i]];
+            unsigned char in = first[b] == ACCESS_LOAD || (first[b] == ACCESS_NONE && out);
+            changed |= out != live->live_out[b] || in != live_in[b];
+            live->live_out[b] = out;
+            live_in[b] = in;
+        }
+    }
+    free(first);
+    free(live_in);
+}
+
+static int slot_live_after(const slot_liveness *live, LLVMValueRef safepoint)
+{
+    slot_access next = first_access_from(LLVMGetNextInstruction(safepoint), live->slot);
+    if (next != ACCESS_NONE)
+        return next == ACCESS_LOAD;
+    return live->live_out[cfg_block_index(&live->graph, LLVMGetInstructionParent(safepoint))];
+}
+
+static void slot_liveness_free(slot_liveness *live)
+{
+    free(live->live_out);
+    cfg_free(&live->graph);
+}
+
 /* The root in slot as a reference for the safepoint, stored back after it. */
 static void thread_root_through(polls_pass *pass, LLVMValueRef slot, LLVMValueRef safepoint)
 {
@@ -202,9 +286,19 @@ static void promote_function(polls_pass *pass, LLVMValueRef function)
     take_slots(pass, function, &slots);
     check_reloads(pass, function, &slots);
     collect_safepoints(pass, function, &safepoints);
-    for (size_t p = 0; p < safepoints.count; p++)
-        for (size_t s = 0; s < slots.count; s++)
-            thread_root_through(pass, slots.items[s], safepoints.items[p]);
+    for (size_t s = 0; s < slots.count; s++) {
+        /* Decided for every safepoint first: threading adds loads. */
+        slot_liveness live;
+        slot_liveness_build(&live, function, slots.items[s]);
+        value_list needed = {0};
+        for (size_t p = 0; p < safepoints.count; p++)
+            if (slot_live_after(&live, safepoints.items[p]))
+                VEC_PUSH(needed, safepoints.items[p]);
+        slot_liveness_free(&live);
+        for (size_t p = 0; p < needed.count; p++)
+            thread_root_through(pass, slots.items[s], needed.items[p]);
+        free(needed.items);
+    }
     ptr_table_put(&pass->gcroot_promoted_functions, function, 1);
     free(slots.items);
     free(safepoints.items);

@@ -490,6 +490,10 @@ static void test_gcroot_modes(void)
     ok(promoted && strstr(promoted, "statepoint.p0(i64 1734570612,") &&
            !strstr(promoted, "statepoint.p0(i64 2882400000,"),
        "every statepoint carries the gcroot id the walker counts");
+    char *dead = ir_function(ir, "dead_in_loop");
+    ok(dead && strstr(dead, "@corral.unmanaged.work") && !strstr(dead, "gc-live"),
+       "a root no load reads after a safepoint is no root there (it would keep its object)");
+    free(dead);
     free(promoted);
     free(ir);
     command_result result;
@@ -506,6 +510,8 @@ static void test_gcroot_modes(void)
                                  "loads and stores"},
         {"bad_gcroot_invoke.ll", "catcher: invoke of 'corral.unmanaged.invoke.may_throw' in a "
                                  "gcroot function"},
+        {"bad_gcroot_not_entry.ll", "late_slot: llvm.gcroot slot 'slot' is not allocated in the "
+                                    "entry block"},
     };
     for (size_t i = 0; i < sizeof promoted_only / sizeof promoted_only[0]; i++) {
         free(opt_ok("", promoted_only[i][0]));
