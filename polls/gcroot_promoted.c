@@ -76,12 +76,7 @@ static int check_slot_uses(polls_pass *pass, LLVMValueRef function, LLVMValueRef
 static void take_slots(polls_pass *pass, LLVMValueRef function, value_list *slots)
 {
     value_list calls = {0};
-    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-         block = LLVMGetNextBasicBlock(block))
-        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-             inst = LLVMGetNextInstruction(inst))
-            if (is_call_named(inst, "llvm.gcroot"))
-                VEC_PUSH(calls, inst);
+    collect_gcroot_calls(function, &calls);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
     for (size_t i = 0; i < calls.count; i++) {
         LLVMValueRef slot = LLVMGetOperand(calls.items[i], 0);

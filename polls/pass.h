@@ -226,6 +226,8 @@ void lower_shadow_stack_functions(polls_pass *pass);
  * function takes no loop polls); place_polls adds no loop polls there. */
 void turn_shadow_stack_fences_into_polls(polls_pass *pass);
 int is_shadow_stack_function(const polls_pass *pass, LLVMValueRef function);
+/* The calls of llvm.gcroot in function, in block order, into calls. */
+void collect_gcroot_calls(LLVMValueRef function, value_list *calls);
 /* After placement: drops entry/return polls across which a plain pointer
  * that may point into the heap is live; such a loop poll is an error. */
 void check_shadow_stack_polls(polls_pass *pass, LLVMValueRef function,

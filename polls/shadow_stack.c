@@ -65,16 +65,21 @@ typedef struct gcroot {
 
 typedef VEC(gcroot) gcroot_list;
 
-/* The gcroot calls of function, checked; they are erased. */
-static void collect_roots(polls_pass *pass, LLVMValueRef function, gcroot_list *roots)
+void collect_gcroot_calls(LLVMValueRef function, value_list *calls)
 {
-    value_list calls = {0};
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
              inst = LLVMGetNextInstruction(inst))
             if (is_call_to(inst, "llvm.gcroot"))
-                VEC_PUSH(calls, inst);
+                VEC_PUSH(*calls, inst);
+}
+
+/* The gcroot calls of function, checked; they are erased. */
+static void collect_roots(polls_pass *pass, LLVMValueRef function, gcroot_list *roots)
+{
+    value_list calls = {0};
+    collect_gcroot_calls(function, &calls);
     for (size_t i = 0; i < calls.count; i++) {
         LLVMValueRef call = calls.items[i];
         LLVMValueRef slot = LLVMGetOperand(call, 0);

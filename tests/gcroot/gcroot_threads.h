@@ -8,6 +8,7 @@
 #include <corral.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "corral_test.h"
 
@@ -49,6 +50,26 @@ static TAP_UNUSED gcroot_run gcroot_run_threads(int threads, const char *setting
     corral_get_stats(&after);
     run.collections = after.collections - before.collections;
     return run;
+}
+
+typedef struct gcroot_case {
+    int threads;
+    const char *settings;
+} gcroot_case;
+
+/* A forked subtest (with a timeout) of body per setting, in 1 and in 4
+ * threads; cases has room for 2 * count. */
+static TAP_UNUSED void gcroot_subtests(const char *const *settings, int count, gcroot_case *cases,
+                                       void (*body)(void *))
+{
+    for (int s = 0; s < count; s++)
+        for (int t = 0; t < 2; t++) {
+            gcroot_case *c = &cases[s * 2 + t];
+            *c = (gcroot_case){t ? 4 : 1, settings[s]};
+            char name[160];
+            snprintf(name, sizeof name, "%d thread(s), %s", c->threads, c->settings);
+            tap_subtest(name, 120, body, c);
+        }
 }
 
 #endif /* CORRAL_TESTS_GCROOT_THREADS_H */

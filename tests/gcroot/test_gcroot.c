@@ -43,11 +43,6 @@ static void *worker(void *failures)
     return NULL;
 }
 
-typedef struct gcroot_case {
-    int threads;
-    const char *settings;
-} gcroot_case;
-
 static void run_case(void *arg)
 {
     const gcroot_case *c = arg;
@@ -82,14 +77,7 @@ int main(void)
 {
     plan(2 * SETTINGS + 1);
     static gcroot_case cases[2 * SETTINGS];
-    for (int s = 0; s < SETTINGS; s++)
-        for (int t = 0; t < 2; t++) {
-            gcroot_case *c = &cases[s * 2 + t];
-            *c = (gcroot_case){t ? 4 : 1, settings[s]};
-            char name[160];
-            snprintf(name, sizeof name, "%d thread(s), %s", c->threads, c->settings);
-            tap_subtest(name, 120, run_case, c);
-        }
+    gcroot_subtests(settings, SETTINGS, cases, run_case);
     run_result refused = run_child(generational_refused, NULL, 60);
     ok(WIFSIGNALED(refused.status) &&
            output_matches(refused.output, "llvm.gcroot frames on its stack \\([0-9]+ shadow-stack, "

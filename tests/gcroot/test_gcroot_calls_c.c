@@ -2,7 +2,6 @@
  * threads under CORRAL_GC_STRESS=transitions, which collects on both sides
  * of every call through a GC-transition wrapper, moving every object; each
  * case checks every list sum. Built in both gcroot modes. */
-#include <stdio.h>
 
 #include "gcroot_threads.h"
 
@@ -17,14 +16,9 @@ static void *worker(void *failures)
     return NULL;
 }
 
-typedef struct calls_case {
-    int threads;
-    const char *settings;
-} calls_case;
-
 static void run_case(void *arg)
 {
-    const calls_case *c = arg;
+    const gcroot_case *c = arg;
     gcroot_run run = gcroot_run_threads(c->threads, c->settings, worker);
     is_int(run.failures, 0, "%d thread(s), %s: every list sum right", c->threads, c->settings);
     /* Two C calls per node; threads that transition together share a collection. */
@@ -42,14 +36,7 @@ enum { SETTINGS = sizeof settings / sizeof settings[0] };
 int main(void)
 {
     plan(2 * SETTINGS);
-    static calls_case cases[2 * SETTINGS];
-    for (int s = 0; s < SETTINGS; s++)
-        for (int t = 0; t < 2; t++) {
-            calls_case *c = &cases[s * 2 + t];
-            *c = (calls_case){t ? 4 : 1, settings[s]};
-            char name[160];
-            snprintf(name, sizeof name, "%d thread(s), %s", c->threads, c->settings);
-            tap_subtest(name, 120, run_case, c);
-        }
+    static gcroot_case cases[2 * SETTINGS];
+    gcroot_subtests(settings, SETTINGS, cases, run_case);
     return done_testing();
 }
