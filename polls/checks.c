@@ -350,7 +350,7 @@ static char *describe_value(LLVMValueRef value)
     return copy;
 }
 
-static char *describe_safepoint(const polls_pass *pass, LLVMValueRef call)
+char *describe_safepoint(const polls_pass *pass, LLVMValueRef call)
 {
     char *where = source_location_suffix(call);
     char *text;

@@ -80,6 +80,7 @@ typedef struct polls_pass {
     unsigned strip_mined_kind;  /* metadata kind id of STRIP_MINED_METADATA */
     ptr_table shadow_stack_functions; /* functions lowered from gc "shadow-stack" */
     ptr_table shadow_stack_loop_polls; /* their loop polls, made from fences */
+    ptr_table gcroot_promoted_functions; /* functions whose gcroot slots were promoted */
 } polls_pass;
 
 /* ---- diagnostics.c */
@@ -180,6 +181,8 @@ void check_function(polls_pass *pass, LLVMValueRef function);
 /* After poll insertion: integers made from references, and aggregates of
  * references, must not be live across a poll or statepoint. */
 void check_live_across_safepoints(polls_pass *pass, LLVMValueRef function);
+/* "a poll (file.c:3)" or "the call to 'f'"; caller frees. */
+char *describe_safepoint(const polls_pass *pass, LLVMValueRef call);
 
 /* ---- normalize.c: rewrite what RS4GC mishandles into forms it handles. */
 void normalize_function(polls_pass *pass, LLVMValueRef function);
@@ -223,10 +226,19 @@ void lower_shadow_stack_functions(polls_pass *pass);
  * function takes no loop polls); place_polls adds no loop polls there. */
 void turn_shadow_stack_fences_into_polls(polls_pass *pass);
 int is_shadow_stack_function(const polls_pass *pass, LLVMValueRef function);
+/* The calls of llvm.gcroot in function, in block order, into calls. */
+void collect_gcroot_calls(LLVMValueRef function, value_list *calls);
 /* After placement: drops entry/return polls across which a plain pointer
  * that may point into the heap is live; such a loop poll is an error. */
 void check_shadow_stack_polls(polls_pass *pass, LLVMValueRef function,
                               corral_polls_function_report *report);
+
+/* ---- gcroot_promoted.c: --gcroot=promoted */
+/* After placement: each gcroot slot becomes SSA references threaded through
+ * every safepoint (RS4GC relocates them); the gcroot calls go. */
+void promote_gcroot_slots(polls_pass *pass);
+/* After inlining polls: their statepoints get CORRAL_ABI_GCROOT_STATEPOINT_ID. */
+void mark_gcroot_statepoints(polls_pass *pass);
 
 /* ---- distance.c */
 /* Verifies every cycle holds a poll or statepoint and computes the poll

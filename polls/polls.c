@@ -265,6 +265,13 @@ static void run_steps(polls_pass *pass)
     }
     mark_leaf_calls(pass);
     place_and_check_polls(pass);
+    /* After placement, so polls are safepoints too; before the checks, which
+     * must see what RS4GC will see. */
+    if (pass->options.gcroot_mode == CORRAL_GCROOT_PROMOTED && !pass->error_count &&
+        !pass->options.stop_after_placement)
+        promote_gcroot_slots(pass);
+    if (pass->error_count)
+        return;
     FOR_EACH_MANAGED(pass, function) {
         split_live_aggregates(pass, function);
         check_live_across_safepoints(pass, function);
@@ -276,6 +283,7 @@ static void run_steps(polls_pass *pass)
     if (pass->error_count || pass->options.stop_after_placement)
         return;
     inline_polls(pass);
+    mark_gcroot_statepoints(pass);
     disable_library_call_recognition(pass);
     if (pass->error_count || run_pipeline(pass, "rewrite-statepoints-for-gc") != 0)
         return;
@@ -344,6 +352,7 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
     ptr_table_init(&pass.wrappers);
     ptr_table_init(&pass.shadow_stack_functions);
     ptr_table_init(&pass.shadow_stack_loop_polls);
+    ptr_table_init(&pass.gcroot_promoted_functions);
 
     run_steps(&pass);
 
@@ -353,6 +362,7 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
     ptr_table_free(&pass.wrappers);
     ptr_table_free(&pass.shadow_stack_functions);
     ptr_table_free(&pass.shadow_stack_loop_polls);
+    ptr_table_free(&pass.gcroot_promoted_functions);
     free(pass.managed_functions.items);
     free(pass.keyed_wrappers.items);
     int status = pass.error_count ? -1 : 0;

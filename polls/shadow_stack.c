@@ -65,16 +65,21 @@ typedef struct gcroot {
 
 typedef VEC(gcroot) gcroot_list;
 
-/* The gcroot calls of function, checked; they are erased. */
-static void collect_roots(polls_pass *pass, LLVMValueRef function, gcroot_list *roots)
+void collect_gcroot_calls(LLVMValueRef function, value_list *calls)
 {
-    value_list calls = {0};
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
              inst = LLVMGetNextInstruction(inst))
             if (is_call_to(inst, "llvm.gcroot"))
-                VEC_PUSH(calls, inst);
+                VEC_PUSH(*calls, inst);
+}
+
+/* The gcroot calls of function, checked; they are erased. */
+static void collect_roots(polls_pass *pass, LLVMValueRef function, gcroot_list *roots)
+{
+    value_list calls = {0};
+    collect_gcroot_calls(function, &calls);
     for (size_t i = 0; i < calls.count; i++) {
         LLVMValueRef call = calls.items[i];
         LLVMValueRef slot = LLVMGetOperand(call, 0);
@@ -162,12 +167,11 @@ static void pop_before(polls_pass *pass, LLVMValueRef exit, LLVMTypeRef frame_ty
     volatile_store(pass, next, chain_head(pass));
 }
 
-static void lower_function(polls_pass *pass, LLVMValueRef function)
+/* Both modes: musttail is refused and tail markers go, since "tail"
+ * promises the callee never sees our allocas (the shadow stack shows them;
+ * in promoted mode optimisation would reuse a root loaded before the call). */
+static void clear_tail_calls(polls_pass *pass, LLVMValueRef function)
 {
-    gcroot_list roots = {0};
-    size_t errors = pass->error_count;
-    collect_roots(pass, function, &roots);
-    lower_reads_and_writes(pass, function);
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
@@ -178,9 +182,15 @@ static void lower_function(polls_pass *pass, LLVMValueRef function)
                 pass_error(pass, function, inst,
                            "musttail call in a gc \"shadow-stack\" function: its frame must "
                            "stay on the shadow stack until the call returns");
-            /* "tail" promises the callee never sees our allocas; the chain shows them. */
             LLVMSetTailCallKind(inst, LLVMTailCallKindNone);
         }
+}
+
+static void lower_function(polls_pass *pass, LLVMValueRef function)
+{
+    gcroot_list roots = {0};
+    size_t errors = pass->error_count;
+    collect_roots(pass, function, &roots);
     if (pass->error_count != errors || roots.count == 0) {
         free(roots.items);
         return;
@@ -319,6 +329,7 @@ void check_gcroot_calls(polls_pass *pass)
 
 void lower_shadow_stack_functions(polls_pass *pass)
 {
+    int promoted = pass->options.gcroot_mode == CORRAL_GCROOT_PROMOTED;
     for (LLVMValueRef function = LLVMGetFirstFunction(pass->module); function;
          function = LLVMGetNextFunction(function)) {
         if (LLVMIsDeclaration(function))
@@ -326,9 +337,16 @@ void lower_shadow_stack_functions(polls_pass *pass)
         const char *gc = LLVMGetGC(function);
         if (!gc || strcmp(gc, CORRAL_ABI_SHADOW_STACK_GC) != 0)
             continue;
-        lower_function(pass, function);
+        size_t errors = pass->error_count;
+        lower_reads_and_writes(pass, function);
+        clear_tail_calls(pass, function);
+        /* Promoted mode keeps the gcroot calls (and so the gc, which the
+         * verifier wants with them) through optimisation: gcroot_promoted.c. */
+        if (pass->error_count == errors && !promoted)
+            lower_function(pass, function);
         fence_loops(pass, function);
-        LLVMSetGC(function, NULL);
+        if (!promoted)
+            LLVMSetGC(function, NULL);
         ptr_table_put(&pass->shadow_stack_functions, function, 1);
     }
     for (const char *const *name = (const char *const[]){"llvm.gcroot", "llvm.gcread",

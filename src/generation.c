@@ -71,11 +71,14 @@ void generation_check_roots_from_stw(const stop_report *stop)
         return;
     for (size_t i = 0; i < stop->thread_count; i++) {
         const corral_thread *thread = stop->threads[i];
-        if (thread->roots.shadow_stack_entries)
-            CORRAL_FATAL("%s has %zu llvm.gcroot (shadow-stack) frames on its stack: their "
-                         "code stores references without the write barrier minor collections "
-                         "need, so it cannot run with CORRAL_GC_GENERATIONAL=1 (docs/gcroot.md)",
-                         thread->name, thread->roots.shadow_stack_entries);
+        const thread_roots *roots = &thread->roots;
+        if (roots->shadow_stack_entries || roots->gcroot_promoted_frames)
+            CORRAL_FATAL("%s has llvm.gcroot frames on its stack (%zu shadow-stack, %zu "
+                         "promoted): their code stores references without the write barrier "
+                         "minor collections need, so it cannot run with "
+                         "CORRAL_GC_GENERATIONAL=1 (docs/gcroot.md)",
+                         thread->name, roots->shadow_stack_entries,
+                         roots->gcroot_promoted_frames);
     }
 }
 

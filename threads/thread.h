@@ -102,6 +102,7 @@ typedef struct thread_roots {
     size_t derived_count, derived_capacity;
     size_t frames;           /* managed frames walked */
     size_t shadow_stack_entries; /* gcroot frames on the shadow stack */
+    size_t gcroot_promoted_frames; /* frames of gcroot code in promoted mode */
 } thread_roots;
 
 typedef struct corral_thread {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <urcu.h>
 
+#include "corral/abi.h"
 #include "corral/shadow_stack.h"
 #include "fatal.h"
 #include "frame_x86_64.h"
@@ -80,6 +81,9 @@ static void walk_segment(corral_thread *thread, frame_anchor anchor, uintptr_t o
                         "the stackmap's frame size disagrees with the frame pointer "
                         "(code built without frame pointers?)");
         record_frame(thread, record, sp, fp, frames);
+        /* Its stores have no write barrier (generation_check_roots_from_stw). */
+        if (record->id == CORRAL_ABI_GCROOT_STATEPOINT_ID)
+            thread->roots.gcroot_promoted_frames++;
         frames++;
         if (cfa == outer_cfa)
             break;
@@ -166,6 +170,7 @@ void walker_collect_roots_from_stw(corral_thread *thread)
     thread->roots.derived_count = 0;
     thread->roots.frames = 0;
     thread->roots.shadow_stack_entries = 0;
+    thread->roots.gcroot_promoted_frames = 0;
     if (thread->shadow_stack_head)
         walk_shadow_stack(thread);
     frame_anchor anchor = thread->anchor;

@@ -59,6 +59,9 @@ static const char usage_text[] =
     "  --max-poll-distance=N  error when a function's poll distance exceeds N\n"
     "  --allow-unpolled-loops a loop without a poll is a warning (for measuring\n"
     "                         builds without polls; never for production)\n"
+    "  --gcroot=MODE          where gc \"shadow-stack\" functions keep their\n"
+    "                         llvm.gcroot roots: shadow-stack (a thread-local chain,\n"
+    "                         the default) or promoted (stackmaps; docs/gcroot.md)\n"
     "\n"
     "calls:\n"
     "  --leaf=F,G             C functions called directly, no GC transition\n"
@@ -196,6 +199,15 @@ static int parse_polls_option(const char *arg, tool_options *tool, int *handled)
         if (parse_unsigned("--max-poll-distance", value, &number))
             return -1;
         tool->polls.max_poll_distance = number;
+    } else if ((value = option_value(arg, "--gcroot"))) {
+        if (strcmp(value, "shadow-stack") == 0)
+            tool->polls.gcroot_mode = CORRAL_GCROOT_SHADOW_STACK;
+        else if (strcmp(value, "promoted") == 0)
+            tool->polls.gcroot_mode = CORRAL_GCROOT_PROMOTED;
+        else {
+            tool_error("--gcroot=%s: expected shadow-stack or promoted", value);
+            return -1;
+        }
     } else if (strcmp(arg, "--allow-unpolled-loops") == 0) {
         tool->polls.allow_unpolled_loops = 1;
     } else if (strcmp(arg, "--write-barrier") == 0) {

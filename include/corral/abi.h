@@ -76,6 +76,11 @@
  * and then compiles them like any managed function (gc "coreclr"). */
 #define CORRAL_ABI_SHADOW_STACK_GC "shadow-stack"
 #define CORRAL_ABI_SHADOW_STACK_HEAD "corral_shadow_stack_head"
+/* The statepoint id of every call site in a gcroot function compiled in
+ * promoted mode: its stores have no write barrier, so the walker counts
+ * such frames and a minor collection refuses to run with them. */
+#define CORRAL_ABI_GCROOT_STATEPOINT_ID 0x67637274u /* "gcrt" */
+#define CORRAL_ABI_GCROOT_STATEPOINT_ID_TEXT "1734570612"
 
 /* The stackmap section, renamed after code generation so the linker defines
  * __start_/__stop_ symbols for it (it must be a C identifier). */

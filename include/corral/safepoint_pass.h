@@ -65,6 +65,16 @@ typedef enum corral_poll_page_access {
     CORRAL_POLL_PAGE_GOT = 1,
 } corral_poll_page_access;
 
+/* How functions using @llvm.gcroot (gc "shadow-stack") keep their roots
+ * (docs/gcroot.md). */
+typedef enum corral_gcroot_mode {
+    /* A thread-local chain of frames the collector walks and rewrites. */
+    CORRAL_GCROOT_SHADOW_STACK = 0,
+    /* The slots become SSA references RS4GC relocates: stackmap roots, no
+     * pushes or pops. */
+    CORRAL_GCROOT_PROMOTED = 1,
+} corral_gcroot_mode;
+
 typedef struct corral_polls_options {
     /* The input's name in diagnostics ("FILE"); NULL: the module identifier. */
     const char *input_name;
@@ -108,6 +118,8 @@ typedef struct corral_polls_options {
      * (corral/abi.h), for CORRAL_GC_GENERATIONAL=1; barriers the pass can
      * prove unneeded are elided. */
     int write_barrier;
+    /* Where gcroot functions keep their roots (default shadow stack). */
+    corral_gcroot_mode gcroot_mode;
 } corral_polls_options;
 
 /* Fills options with the defaults (poll kinds CORRAL_POLL_DEFAULT_KINDS,

@@ -4,23 +4,10 @@
  * verified before and after each collection. The gcroot code calls managed C
  * (c_churn) and is called from it (the thread bodies), so collections walk
  * both kinds of frame. Each case is a forked child with a timeout. */
-#include <corral.h>
-#include <pthread.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "corral_test.h"
-
-typedef struct node __attribute__((address_space(1))) *noderef;
-struct node {
-    corral_header header;
-    noderef left, right;
-    long value;
-};
-static const uint32_t node_refs[] = {offsetof(struct node, left), offsetof(struct node, right)};
-/* Named in lists_trees.ll: the layout { header, left, right, value } matches. */
-const corral_type gcroot_node_type = CORRAL_STRUCT_TYPE("node", struct node, node_refs);
+#include "gcroot_threads.h"
 
 /* From lists_trees.ll. */
 long gcroot_worker(long rounds, long depth, long tree_expected, long list_length);
@@ -56,37 +43,19 @@ static void *worker(void *failures)
     return NULL;
 }
 
-typedef struct gcroot_case {
-    int threads;
-    const char *settings;
-} gcroot_case;
-
 static void run_case(void *arg)
 {
     const gcroot_case *c = arg;
-    test_start(c->settings, false);
-    pthread_t threads[8];
-    long failures[8] = {0};
-    corral_stats before, after;
-    corral_get_stats(&before);
-    for (int i = 0; i < c->threads; i++)
-        if (corral_thread_create(&threads[i], worker, &failures[i]) != 0)
-            bail_out("corral_thread_create failed");
-    long total = 0;
-    for (int i = 0; i < c->threads; i++) {
-        pthread_join(threads[i], NULL);
-        total += failures[i];
-    }
-    corral_get_stats(&after);
-    is_int(total, 0, "%d thread(s), %s: every tree, list and churn sum right", c->threads,
+    gcroot_run run = gcroot_run_threads(c->threads, c->settings, worker);
+    is_int(run.failures, 0, "%d thread(s), %s: every tree, list and churn sum right", c->threads,
            c->settings);
     /* Under polls stress each poll site collects once, at its first visit
      * (the frontend's -O2 output has about ten), and threads that reach one
      * together share that collection. */
     bool polls_only = strstr(c->settings, "polls") != NULL;
     uint64_t least = !polls_only ? 10 : c->threads == 1 ? 8 : 2;
-    ok(after.collections - before.collections >= least, "%llu collections ran (at least %llu)",
-       (unsigned long long)(after.collections - before.collections), (unsigned long long)least);
+    ok(run.collections >= least, "%llu collections ran (at least %llu)",
+       (unsigned long long)run.collections, (unsigned long long)least);
 }
 
 static const char *const settings[] = {
@@ -108,18 +77,12 @@ int main(void)
 {
     plan(2 * SETTINGS + 1);
     static gcroot_case cases[2 * SETTINGS];
-    for (int s = 0; s < SETTINGS; s++)
-        for (int t = 0; t < 2; t++) {
-            gcroot_case *c = &cases[s * 2 + t];
-            *c = (gcroot_case){t ? 4 : 1, settings[s]};
-            char name[160];
-            snprintf(name, sizeof name, "%d thread(s), %s", c->threads, c->settings);
-            tap_subtest(name, 120, run_case, c);
-        }
+    gcroot_subtests(settings, SETTINGS, cases, run_case);
     run_result refused = run_child(generational_refused, NULL, 60);
     ok(WIFSIGNALED(refused.status) &&
-           output_matches(refused.output, "llvm.gcroot \\(shadow-stack\\) frames on its stack: "
-                                          ".* cannot run with CORRAL_GC_GENERATIONAL=1"),
+           output_matches(refused.output, "llvm.gcroot frames on its stack \\([0-9]+ shadow-stack, "
+                                          "[0-9]+ promoted\\): .* cannot run with "
+                                          "CORRAL_GC_GENERATIONAL=1"),
        "CORRAL_GC_GENERATIONAL=1 with shadow-stack frames is a fatal error naming the thread");
     if (!WIFSIGNALED(refused.status))
         show_output(&refused);

@@ -466,10 +466,85 @@ static void test_linking(void)
     command_result_free(&result);
 }
 
+/* One gcroot function in both modes (docs/gcroot.md). */
+static void test_gcroot_modes(void)
+{
+    char *ir = opt_ok("", "gcroot_modes.ll");
+    char *shadow = ir_function(ir, "keep_across");
+    ok(shadow && strstr(shadow, "store volatile ptr %gc_frame, ptr @corral_shadow_stack_head") &&
+           !strstr(shadow, "gc-live"),
+       "shadow-stack mode: the frame is pushed on the chain, no stackmap roots");
+    free(shadow);
+    free(ir);
+    ir = opt_ok("--gcroot=promoted", "gcroot_modes.ll");
+    char *promoted = ir_function(ir, "keep_across");
+    ok(promoted && !strstr(promoted, "corral_shadow_stack_head") && !strstr(promoted, "alloca") &&
+           !strstr(ir, "llvm.gcroot"),
+       "promoted mode: no shadow stack, no slots, no gcroot calls");
+    ok(promoted && strstr(promoted, "@corral.unmanaged.work, i32 1, i32 0, i64 %i.0, i32 0, i32 0) "
+                                    "[ \"gc-live\"(ptr addrspace(1) %root") &&
+           strstr(promoted, "@corral_poll_slow, i32 0, i32 0, i32 0, i32 0) #4 [ \"gc-live\"("),
+       "the root is a stackmap root of the call and of the loop poll");
+    ok(promoted && strstr(promoted, "inttoptr i64") && !strstr(promoted, "addrspacecast"),
+       "made a reference by inttoptr (a base of its own), never an addrspacecast");
+    ok(promoted && strstr(promoted, "statepoint.p0(i64 1734570612,") &&
+           !strstr(promoted, "statepoint.p0(i64 2882400000,"),
+       "every statepoint carries the gcroot id the walker counts");
+    char *dead = ir_function(ir, "dead_in_loop");
+    ok(dead && strstr(dead, "@corral.unmanaged.work") && !strstr(dead, "gc-live"),
+       "a root no load reads after a safepoint is no root there (it would keep its object)");
+    free(dead);
+    free(promoted);
+    free(ir);
+    command_result result;
+    ir = opt_ir("--gcroot=sometimes", "gcroot_modes.ll", &result);
+    ok(!ir && result.status == 1 &&
+           strstr(result.output, "--gcroot=sometimes: expected shadow-stack or promoted"),
+       "an unknown gcroot mode is named");
+    command_result_free(&result);
+    /* Fine on the shadow stack (the contract is the frontend's), refused promoted. */
+    static const char *const promoted_only[][2] = {
+        {"bad_gcroot_held.ll", "held: pointer 'kept' from gcroot slot 'node' is held in a "
+                               "register across the call to 'corral.unmanaged.g'"},
+        {"bad_gcroot_escape.ll", "filled: llvm.gcroot slot 'slot' is used other than by plain "
+                                 "loads and stores"},
+        {"bad_gcroot_invoke.ll", "catcher: invoke of 'corral.unmanaged.invoke.may_throw' in a "
+                                 "gcroot function"},
+        {"bad_gcroot_not_entry.ll", "late_slot: llvm.gcroot slot 'slot' is not allocated in the "
+                                    "entry block"},
+    };
+    for (size_t i = 0; i < sizeof promoted_only / sizeof promoted_only[0]; i++) {
+        free(opt_ok("", promoted_only[i][0]));
+        ir = opt_ir("--gcroot=promoted", promoted_only[i][0], &result);
+        ok(!ir && result.status == 1 && strstr(result.output, promoted_only[i][1]),
+           "%s: accepted on the shadow stack; promoted: %s", promoted_only[i][0],
+           promoted_only[i][1]);
+        if (ir || !strstr(result.output, promoted_only[i][1]))
+            diag("status %d, output:\n%s", result.status, result.output);
+        free(ir);
+        command_result_free(&result);
+    }
+}
+
 typedef struct bad_case {
     const char *file;
     const char *expected; /* after "corral-opt: error: DIR/" */
 } bad_case;
+
+/* corral-opt ARGS FILE fails with "corral-opt: error: DIR/MESSAGE". */
+static void expect_rejected(const char *args, const char *file, const char *message)
+{
+    command_result result;
+    char *ir = opt_ir(args, file, &result);
+    char expected[512];
+    snprintf(expected, sizeof expected, "corral-opt: error: %s/%s", POLLS_IR_DIR, message);
+    ok(ir == NULL && result.status == 1 && strstr(result.output, expected),
+       "%s%s%s is rejected: %s", file, *args ? " " : "", args, message);
+    if (!(result.output && strstr(result.output, expected)))
+        diag("status %d, output:\n%s", result.status, result.output);
+    free(ir);
+    command_result_free(&result);
+}
 
 static void test_bad_ir(void)
 {
@@ -496,19 +571,14 @@ static void test_bad_ir(void)
         {"bad_definition_mark.ll", "bad_definition_mark.ll: defined_leaf: a managed definition cannot be marked leaf"},
         {"bad_poll_slow.ll", "bad_poll_slow.ll: corral_poll_slow: the runtime's poll slow path must be declared"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        command_result result;
-        char *ir = opt_ir("", cases[i].file, &result);
-        char expected[512];
-        snprintf(expected, sizeof expected, "corral-opt: error: %s/%s", POLLS_IR_DIR, cases[i].expected);
-        ok(ir == NULL && result.status == 1 && strstr(result.output, expected),
-           "%s is rejected: %s", cases[i].file, cases[i].expected);
-        if (!(result.output && strstr(result.output, expected)))
-            diag("status %d, output:\n%s", result.status, result.output);
-        free(ir);
-        command_result_free(&result);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_rejected("", cases[i].file, cases[i].expected);
+    /* Bad gcroot IR reads the same in both modes. */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (strncmp(cases[i].file, "bad_gcroot_", 11) == 0)
+            expect_rejected("--gcroot=promoted", cases[i].file, cases[i].expected);
 }
+
 
 static void test_bad_inputs(void)
 {
@@ -591,6 +661,7 @@ int main(void)
     test_distance();
     test_rewrites();
     test_linking();
+    test_gcroot_modes();
     test_bad_ir();
     test_bad_inputs();
     scratch_dir_remove();
