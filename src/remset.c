@@ -30,13 +30,14 @@ static bool object_before(size_t card, size_t *granule)
 
 /* Scans the old objects card covers, skipping *last (already scanned: it
  * ran in from the previous dirty card). */
-static void scan_card(size_t card, void **last, corral_visit_fn visit, void *context)
+static void scan_card(size_t card, void **last, object_slot_fn visit, corral_visit_fn hook_visit,
+                      void *context)
 {
     size_t granule;
     if (object_before(card, &granule)) {
         char *object = heap_granule_address(granule);
         if (object != *last && object + object_size(object) > heap_granule_address(card * 64)) {
-            object_visit_slots(object, visit, context);
+            object_visit_slots(object, visit, hook_visit, context);
             *last = object;
         }
     }
@@ -45,13 +46,14 @@ static void scan_card(size_t card, void **last, corral_visit_fn visit, void *con
         char *object = heap_granule_address(card * 64 + (unsigned)__builtin_ctzll(bits));
         bits &= bits - 1;
         if (object != *last) {
-            object_visit_slots(object, visit, context);
+            object_visit_slots(object, visit, hook_visit, context);
             *last = object;
         }
     }
 }
 
-void remset_scan_heap_cards(size_t first, size_t end, corral_visit_fn visit, void *context)
+void remset_scan_heap_cards(size_t first, size_t end, object_slot_fn visit,
+                            corral_visit_fn hook_visit, void *context)
 {
     uint8_t *cards = corral_barrier.cards;
     void *last = NULL;
@@ -68,13 +70,14 @@ void remset_scan_heap_cards(size_t first, size_t end, corral_visit_fn visit, voi
         }
         if (cards[card]) {
             cards[card] = 0;
-            scan_card(card, &last, visit, context);
+            scan_card(card, &last, visit, hook_visit, context);
         }
         card++;
     }
 }
 
-void remset_scan_large_object(los_object *header, corral_visit_fn visit, void *context)
+void remset_scan_large_object(los_object *header, object_slot_fn visit, corral_visit_fn hook_visit,
+                              void *context)
 {
     void *object = los_payload(header);
     if (!atomic_load_explicit(&header->marked, memory_order_relaxed))
@@ -82,7 +85,7 @@ void remset_scan_large_object(los_object *header, corral_visit_fn visit, void *c
     uint8_t *cards = los_cards(header);
     size_t count = barrier_card_count(header->size);
     const corral_type *type = object_type(object);
-    bool sliced = object_is_ref_array(type);
+    bool sliced = object_is_slot_array(type);
     bool whole_done = false;
     for (size_t c = 0; c < count; c++) {
         if (!cards[c])
@@ -90,7 +93,7 @@ void remset_scan_large_object(los_object *header, corral_visit_fn visit, void *c
         cards[c] = 0;
         if (!sliced) {
             if (!whole_done)
-                object_visit_slots(object, visit, context);
+                object_visit_slots(object, visit, hook_visit, context);
             whole_done = true;
             continue;
         }
@@ -100,6 +103,6 @@ void remset_scan_large_object(los_object *header, corral_visit_fn visit, void *c
         uint64_t end = to > type->size
                            ? (to - type->size + type->element_size - 1) / type->element_size
                            : 0;
-        object_visit_slots_range(object, first, end, visit, context);
+        object_visit_slots_range(object, first, end, visit, hook_visit, context);
     }
 }

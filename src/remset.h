@@ -20,13 +20,16 @@
 #include <stddef.h>
 
 #include "los.h"
+#include "object.h"
 
 /* Heap cards below the heap top: the range remset_scan_heap_cards takes. */
 size_t remset_heap_card_count(void);
 /* Visits every slot of every old object under a dirty card in [first, end)
  * and cleans those cards. */
-void remset_scan_heap_cards(size_t first, size_t end, corral_visit_fn visit, void *context);
+void remset_scan_heap_cards(size_t first, size_t end, object_slot_fn visit,
+                            corral_visit_fn hook_visit, void *context);
 /* The same for one large object: nothing unless it is old. */
-void remset_scan_large_object(los_object *object, corral_visit_fn visit, void *context);
+void remset_scan_large_object(los_object *object, object_slot_fn visit, corral_visit_fn hook_visit,
+                              void *context);
 
 #endif /* CORRAL_REMSET_H */
