@@ -364,6 +364,24 @@ static char *describe_safepoint(const polls_pass *pass, LLVMValueRef call)
     return text;
 }
 
+/* True when value is only masked to its low three bits (perhaps after a
+ * trunc): a reference's alignment and tag bits (corral/tagged.h), which do
+ * not change when the object moves, so the integer may cross a safepoint. */
+static int only_tag_bits_used(LLVMValueRef value)
+{
+    for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (LLVMIsATruncInst(user) && only_tag_bits_used(user))
+            continue;
+        if (!LLVMIsAInstruction(user) || LLVMGetInstructionOpcode(user) != LLVMAnd)
+            return 0;
+        LLVMValueRef mask = LLVMGetOperand(user, LLVMGetOperand(user, 0) == value ? 1 : 0);
+        if (!LLVMIsAConstantInt(mask) || LLVMConstIntGetZExtValue(mask) > 7)
+            return 0;
+    }
+    return 1;
+}
+
 static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
                                  const safepoint_map *map)
 {
@@ -381,7 +399,7 @@ static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
         if (ptr_table_contains(&reported, (void *)root))
             continue;
         LLVMValueRef crossed = live_across_safepoint(map, value);
-        if (!crossed)
+        if (!crossed || only_tag_bits_used(value))
             continue;
         ptr_table_put(&reported, (void *)root, 1);
         ptr_table_get(&tainted, value, &kind);
@@ -389,8 +407,11 @@ static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
         char *where = describe_safepoint(pass, crossed);
         pass_error(pass, function, value,
                    "%s %s, made from a reference, is live across %s: the object may move "
-                   "there; recompute it from the reference after the call, or pin the object",
-                   kind == TAINT_RAW_POINTER ? "raw pointer" : "integer", what, where);
+                   "there; recompute it from the reference after the call, or pin the object%s",
+                   kind == TAINT_RAW_POINTER ? "raw pointer" : "integer", what, where,
+                   kind == TAINT_RAW_POINTER ? ""
+                                             : "; for a tagged immediate's payload use "
+                                               "corral_untag_int (corral/tagged.h)");
         free(what);
         free(where);
     }

@@ -51,10 +51,25 @@ static inline __attribute__((always_inline)) unsigned corral_tag_bits(corral_tag
     return (unsigned)__builtin_popcount(scheme.mask);
 }
 
+/* The word's bits as an integer, for an immediate's payload: valid across
+ * a safepoint, unlike a reference's address bits. In managed code an empty
+ * asm tells the pass the integer is no address (its checks reject an
+ * integer made from a reference live across a safepoint); it emits no
+ * instruction, but the compiler learns nothing through it. */
+static inline __attribute__((always_inline)) uintptr_t corral_value_bits(corral_value value)
+{
+    uintptr_t bits = (uintptr_t)value;
+#if defined(__CORRAL_MANAGED__)
+    __asm__("" : "+r"(bits));
+#endif
+    return bits;
+}
+
 static inline __attribute__((always_inline)) unsigned corral_tag_of(corral_tag_scheme scheme,
                                                                     corral_value value)
 {
-    return (unsigned)((uintptr_t)value & scheme.mask);
+    /* & 7 first: the pass knows low bits of a reference do not move. */
+    return (unsigned)((uintptr_t)value & 7u & scheme.mask);
 }
 
 /* True for a reference (null included), false for an immediate. */
@@ -88,7 +103,7 @@ static inline __attribute__((always_inline)) corral_value corral_tag_int(corral_
 static inline __attribute__((always_inline)) intptr_t corral_untag_int(corral_tag_scheme scheme,
                                                                        corral_value value)
 {
-    return (intptr_t)(uintptr_t)value >> corral_tag_bits(scheme);
+    return (intptr_t)corral_value_bits(value) >> corral_tag_bits(scheme);
 }
 
 /* A reference tagged with tag (one of the scheme's ref_tags). Computed as an
@@ -126,8 +141,7 @@ static inline __attribute__((always_inline)) corral_ref corral_untag_ref(corral_
 static inline __attribute__((always_inline)) int corral_is_null(corral_tag_scheme scheme,
                                                                 corral_value value)
 {
-    return corral_is_ref(scheme, value) &&
-           (uintptr_t)value == (uintptr_t)corral_tag_of(scheme, value);
+    return corral_is_ref(scheme, value) && ((uintptr_t)value & ~(uintptr_t)scheme.mask) == 0;
 }
 
 #ifdef __cplusplus

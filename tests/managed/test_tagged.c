@@ -98,6 +98,8 @@ static void locals(void *arg)
     corral_value big = corral_tag_int(S, (intptr_t)1 << 40); /* an immediate like an address */
     corral_value null = corral_tag_ref(S, (corral_ref)0);
     cellref inner = (cellref)corral_untag_ref(S, c); /* derived from c */
+    intptr_t payload = corral_untag_int(S, b);       /* an integer across the collections */
+    unsigned tag = corral_tag_of(S, a);
     corral_stats before;
     corral_get_stats(&before);
     for (int round = 0; round < 4; round++)
@@ -109,7 +111,9 @@ static void locals(void *arg)
     ok(value_of(a) == 1 && value_of(b) == 2 && value_of(c) == 3 && value_of(d) == 4,
        "tagged references and integers in locals: %ld %ld %ld %ld", value_of(a), value_of(b),
        value_of(c), value_of(d));
-    ok(corral_tag_of(S, a) == (unsigned)__builtin_ctz(S.ref_tags), "the reference keeps its tag");
+    ok(corral_tag_of(S, a) == (unsigned)__builtin_ctz(S.ref_tags) && tag == corral_tag_of(S, a),
+       "the reference keeps its tag");
+    ok(payload == 14, "an unboxed payload kept across the collections");
     ok(corral_untag_int(S, big) == (intptr_t)1 << 40, "an immediate is left alone");
     ok(corral_is_null(S, null), "a tagged null stays null");
     ok(inner == (cellref)corral_untag_ref(S, c) && inner->plain == 3,

@@ -388,6 +388,14 @@ static void test_rewrites(void)
     free(fresh);
     free(ir);
 
+    ir = opt_ok("", "tagged.ll");
+    char *tag_int = ir_function(ir, "tag_int");
+    like_str(tag_int, "%value.relocated", "an immediate made by inttoptr is a base, kept in the stackmap");
+    ok(ir && strstr(ir, "@tag_bits(") && strstr(ir, "@tag_bits_later") && strstr(ir, "@payload"),
+       "tag bits and a payload through corral_untag_int's asm may live across a call");
+    free(tag_int);
+    free(ir);
+
     ir = opt_ok("", "varargs_pins.ll");
     char *pass_refs = ir_function(ir, "pass_refs");
     ok(pass_refs && appears_before(pass_refs, "@corral_pin_for_call(ptr addrspace(1) %a)",
@@ -485,6 +493,7 @@ static void test_bad_ir(void)
         {"bad_gcroot_gc.ll", "bad_gcroot_gc.ll: wrong_strategy: calls llvm.gcroot but uses gc \"coreclr\""},
         {"bad_gcroot_type.ll", "bad_gcroot_type.ll: integer_root: llvm.gcroot of alloca 'word' of type i64"},
         {"bad_ptrtoint.ll", "bad_ptrtoint.ll: hash: integer '%address', made from a reference, is live across the call to 'g'"},
+        {"bad_untag_int.ll", "bad_untag_int.ll: unbox: integer '%n', made from a reference, is live across the call to 'g': the object may move there; recompute it from the reference after the call, or pin the object; for a tagged immediate's payload use corral_untag_int"},
         {"bad_raw_pointer.ll", "bad_raw_pointer.ll: mixed: raw pointer '%m', made from a reference, is live across the call to"},
         {"bad_aggregate.ll", "bad_aggregate.ll: big: aggregate value '%all' holding references is live across the call to 'g'"},
         {"bad_returns_twice.ll", "bad_returns_twice.ll: jump: call to 'setjmp' returns twice"},
