@@ -46,8 +46,9 @@ typedef struct corral_barrier_table {
 extern corral_barrier_table corral_barrier;
 
 /* Records a store into a large object (outside the heap reservation).
- * object is the object holding field, or NULL when unknown (found by a
- * search then). Never GCs; gc-leaf for the pass. */
+ * object is the object holding field (or a tagged reference to it,
+ * corral/tagged.h), or NULL when unknown (found by a search then). Never
+ * GCs; gc-leaf for the pass. */
 CORRAL_LEAF void corral_write_barrier_outside_heap(corral_ref object, const void CORRAL_REF *field);
 
 /* Records a copy of bytes into the heap at start (memcpy of a struct or an
