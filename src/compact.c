@@ -507,7 +507,7 @@ static void *forward_root(void *word)
     uintptr_t tag = tagged_classify((uintptr_t)word);
     if (tag >= TAGGED_SKIP)
         return word;
-    return (char *)heap_forward((char *)word - tag) + tag;
+    return (void *)((uintptr_t)heap_forward((void *)((uintptr_t)word - tag)) + tag);
 }
 
 /* Writes only references that change: most point to objects that stay.

@@ -61,13 +61,13 @@ typedef void (*object_slot_fn)(void **slot, uintptr_t tag, void *context);
 /* The object a visited slot refers to; NULL for null and invalid words. */
 static inline void *object_slot_target(void *const *slot, uintptr_t tag)
 {
-    return tag < TAGGED_SKIP ? (char *)*slot - tag : NULL;
+    return tag < TAGGED_SKIP ? (void *)((uintptr_t)*slot - tag) : NULL;
 }
 
 /* Points a visited slot at object, keeping its tag. */
 static inline void object_slot_retarget(void **slot, void *object, uintptr_t tag)
 {
-    *slot = (char *)object + tag;
+    *slot = (void *)((uintptr_t)object + tag);
 }
 
 /* The walk over an object's reference slots, the one every part of the

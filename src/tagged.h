@@ -45,7 +45,7 @@ static inline uintptr_t tagged_classify(uintptr_t word)
 static inline void *tagged_root_object(void *word)
 {
     uintptr_t tag = tagged_classify((uintptr_t)word);
-    return tag < TAGGED_SKIP ? (char *)word - tag : NULL;
+    return tag < TAGGED_SKIP ? (void *)((uintptr_t)word - tag) : NULL;
 }
 
 #endif /* CORRAL_TAGGED_INTERNAL_H */

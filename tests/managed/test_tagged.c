@@ -3,7 +3,7 @@
  * and tagged references mixed in locals, loop phis, struct returns, tagged
  * arrays, references tagged by a +tag pointer offset and untagged ones
  * (derived pointers) live across forced and stress collections that move
- * every object; the walker skips the immediates and relocates the
+ * every object, and minor collections (tagged stores into old objects); the walker skips the immediates and relocates the
  * references with their tags. Under V8's scheme an untagged reference on
  * the stack reads as an integer (tag 0), so every reference live across a
  * safepoint is kept tagged here, as there. Each case runs in its own
@@ -218,12 +218,16 @@ static void offset_tagging(void *arg)
 
 int main(void)
 {
-    plan(10);
+    plan(15);
+    /* The third: minor collections, whose verifier checks that every tagged
+     * young reference stored into an old object dirtied its card. */
     static const char *const modes[] = {
         "CORRAL_GC_STRESS=move-all,poison CORRAL_GC_VERIFY=before,after",
         "CORRAL_GC_STRESS=alloc:random:200,move-all,poison CORRAL_HEAP_MIN=4M",
+        "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_STRESS=alloc:random:300,mixed:4,poison "
+        "CORRAL_GC_VERIFY=before",
     };
-    for (int m = 0; m < 2; m++) {
+    for (int m = 0; m < 3; m++) {
         char name[200];
         snprintf(name, sizeof name, "%s: %%s (%s)", NAME_OF(TAG_SCHEME), modes[m]);
         char title[256];
