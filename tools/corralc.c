@@ -78,6 +78,8 @@ static const char usage_text[] =
     "                     only run with CORRAL_GC_GENERATIONAL=0\n"
     "  --report-poll-distance --max-poll-distance=N --leaf=F,.. --unmanaged=F,..\n"
     "  --managed=F,.. --externals-managed --no-default-leaves --allow-unpolled-loops\n"
+    "  --ref-tags=T,..    the reference tags of the program's tag scheme (V8's: 1), so\n"
+    "                     a pointer offset of T bytes tags a reference (corral-opt)\n"
     "                     passed to corral-opt (see corral-opt --help)\n"
     "  -mllvm OPTION      an LLVM option for optimization and code generation\n"
     "  --keep-temps       keep the temporary directory (its path is printed)\n"
@@ -654,7 +656,7 @@ done:
 
 static const char *const pass_options[] = {
     "--polls=", "--loop-poll-interval=", "--poll-page=", "--max-poll-distance=", "--leaf=",
-    "--unmanaged=", "--managed=",
+    "--unmanaged=", "--managed=", "--ref-tags=",
 };
 static const char *const pass_switches[] = {
     "--report-poll-distance", "--externals-managed", "--no-default-leaves",

@@ -391,10 +391,37 @@ static void test_rewrites(void)
     ir = opt_ok("", "tagged.ll");
     char *tag_int = ir_function(ir, "tag_int");
     like_str(tag_int, "%value.relocated", "an immediate made by inttoptr is a base, kept in the stackmap");
-    ok(ir && strstr(ir, "@tag_bits(") && strstr(ir, "@tag_bits_later") && strstr(ir, "@payload"),
+    ok(ir && strstr(ir, "@tag_bits(") && strstr(ir, "@tag_bits_later") && strstr(ir, "@payload") &&
+           strstr(ir, "@tag_then_bits"),
        "tag bits and a payload through corral_untag_int's asm may live across a call");
     free(tag_int);
     free(ir);
+
+    ir = opt_ok("--ref-tags=1", "tag_offsets.ll");
+    char *tag = ir_function(ir, "tag");
+    ok(tag && strstr(tag, "inttoptr i64") && strstr(tag, "%tagged.relocated") &&
+           !strstr(tag, "%r.relocated"),
+       "with --ref-tags=1 a +1 offset is a tagged base of its own; the untagged one is not kept");
+    char *field = ir_function(ir, "field");
+    ok(field && strstr(field, "getelementptr i8, ptr addrspace(1) %tagged") &&
+           strstr(field, "(%tagged, %car)"),
+       "a +7 offset on a tagged reference stays a derived pointer (the field at 8)");
+    free(field);
+    free(tag);
+    free(ir);
+    command_result untold;
+    ir = opt_ir("", "tag_offsets.ll", &untold);
+    ok(!ir && untold.output &&
+           strstr(untold.output, "tag: interior reference (a pointer into an object, such as "
+                                 "&object->field) passed to 'use'"),
+       "without --ref-tags the +1 offset is an interior pointer, refused as an argument");
+    free(ir);
+    command_result_free(&untold);
+    untold = run_command("%s --ref-tags=0 %s/tag_offsets.ll -o %s", CORRAL_OPT, POLLS_IR_DIR,
+                         scratch_path("x.ll"));
+    ok(untold.status == 1 && strstr(untold.output, "--ref-tags=0: expected tags 1 to 7"),
+       "--ref-tags=0 is refused, saying what is expected");
+    command_result_free(&untold);
 
     ir = opt_ok("", "varargs_pins.ll");
     char *pass_refs = ir_function(ir, "pass_refs");
@@ -493,6 +520,7 @@ static void test_bad_ir(void)
         {"bad_gcroot_gc.ll", "bad_gcroot_gc.ll: wrong_strategy: calls llvm.gcroot but uses gc \"coreclr\""},
         {"bad_gcroot_type.ll", "bad_gcroot_type.ll: integer_root: llvm.gcroot of alloca 'word' of type i64"},
         {"bad_ptrtoint.ll", "bad_ptrtoint.ll: hash: integer '%address', made from a reference, is live across the call to 'g'"},
+        {"bad_late_inttoptr.ll", "bad_late_inttoptr.ll: late: integer '%word', made from a reference, is live across the call to 'g'"},
         {"bad_untag_int.ll", "bad_untag_int.ll: unbox: integer '%n', made from a reference, is live across the call to 'g': the object may move there; recompute it from the reference after the call, or pin the object; for a tagged immediate's payload use corral_untag_int"},
         {"bad_raw_pointer.ll", "bad_raw_pointer.ll: mixed: raw pointer '%m', made from a reference, is live across the call to"},
         {"bad_aggregate.ll", "bad_aggregate.ll: big: aggregate value '%all' holding references is live across the call to 'g'"},

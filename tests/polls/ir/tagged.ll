@@ -38,3 +38,19 @@ define i64 @payload(ptr addrspace(1) %value) {
   call void @g()
   ret i64 %n
 }
+
+; What normalize.c and optimisation make of a +1 tag offset: the integer
+; becomes the tagged reference before the call and gives its tag bits after.
+define i64 @tag_then_bits(ptr addrspace(1) %r) {
+  %word = ptrtoint ptr addrspace(1) %r to i64
+  %plus = add i64 %word, 1
+  %tagged = inttoptr i64 %plus to ptr addrspace(1)
+  call void @g()
+  call void @use(ptr addrspace(1) %tagged)
+  %tag = and i64 %word, 1
+  ret i64 %tag
+}
+
+define void @use(ptr addrspace(1) %value) {
+  ret void
+}
