@@ -368,6 +368,49 @@ static void test_distance(void)
     command_result_free(&result);
 }
 
+/* Whether function's IR in ir contains text (no IR: no). */
+static int function_contains(const char *ir, const char *function, const char *text)
+{
+    char *body = ir_function(ir, function);
+    int found = body && strstr(body, text);
+    free(body);
+    return found;
+}
+
+/* Tagged values (corral/tagged.h): what the pass keeps, accepts and refuses. */
+static void test_tagged_values(void)
+{
+    char *ir = opt_ok("", "tagged.ll");
+    ok(function_contains(ir, "tag_int", "%value.relocated"),
+       "an immediate made by inttoptr is a base, kept in the stackmap");
+    ok(ir && strstr(ir, "@tag_bits(") && strstr(ir, "@tag_bits_later") && strstr(ir, "@payload") &&
+           strstr(ir, "@tag_then_bits"),
+       "tag bits and a payload through corral_untag_int's asm may live across a call");
+    free(ir);
+    ir = opt_ok("--ref-tags=1", "tag_offsets.ll");
+    ok(function_contains(ir, "tag", "inttoptr i64") &&
+           function_contains(ir, "tag", "%tagged.relocated") &&
+           !function_contains(ir, "tag", "%r.relocated"),
+       "with --ref-tags=1 a +1 offset is a tagged base of its own; the untagged one is not kept");
+    ok(function_contains(ir, "field", "getelementptr i8, ptr addrspace(1) %tagged") &&
+           function_contains(ir, "field", "(%tagged, %car)"),
+       "a +7 offset on a tagged reference stays a derived pointer (the field at 8)");
+    free(ir);
+    command_result refused;
+    ir = opt_ir("", "tag_offsets.ll", &refused);
+    ok(!ir && refused.output &&
+           strstr(refused.output, "tag: interior reference (a pointer into an object, such as "
+                                  "&object->field) passed to 'use'"),
+       "without --ref-tags the +1 offset is an interior pointer, refused as an argument");
+    free(ir);
+    command_result_free(&refused);
+    refused = run_command("%s --ref-tags=0 %s/tag_offsets.ll -o %s", CORRAL_OPT, POLLS_IR_DIR,
+                          scratch_path("x.ll"));
+    ok(refused.status == 1 && strstr(refused.output, "--ref-tags=0: expected tags 1 to 7"),
+       "--ref-tags=0 is refused, saying what is expected");
+    command_result_free(&refused);
+}
+
 static void test_rewrites(void)
 {
     char *ir = opt_ok("", "aggregate_split.ll");
@@ -387,41 +430,6 @@ static void test_rewrites(void)
     free(swap);
     free(fresh);
     free(ir);
-
-    ir = opt_ok("", "tagged.ll");
-    char *tag_int = ir_function(ir, "tag_int");
-    like_str(tag_int, "%value.relocated", "an immediate made by inttoptr is a base, kept in the stackmap");
-    ok(ir && strstr(ir, "@tag_bits(") && strstr(ir, "@tag_bits_later") && strstr(ir, "@payload") &&
-           strstr(ir, "@tag_then_bits"),
-       "tag bits and a payload through corral_untag_int's asm may live across a call");
-    free(tag_int);
-    free(ir);
-
-    ir = opt_ok("--ref-tags=1", "tag_offsets.ll");
-    char *tag = ir_function(ir, "tag");
-    ok(tag && strstr(tag, "inttoptr i64") && strstr(tag, "%tagged.relocated") &&
-           !strstr(tag, "%r.relocated"),
-       "with --ref-tags=1 a +1 offset is a tagged base of its own; the untagged one is not kept");
-    char *field = ir_function(ir, "field");
-    ok(field && strstr(field, "getelementptr i8, ptr addrspace(1) %tagged") &&
-           strstr(field, "(%tagged, %car)"),
-       "a +7 offset on a tagged reference stays a derived pointer (the field at 8)");
-    free(field);
-    free(tag);
-    free(ir);
-    command_result untold;
-    ir = opt_ir("", "tag_offsets.ll", &untold);
-    ok(!ir && untold.output &&
-           strstr(untold.output, "tag: interior reference (a pointer into an object, such as "
-                                 "&object->field) passed to 'use'"),
-       "without --ref-tags the +1 offset is an interior pointer, refused as an argument");
-    free(ir);
-    command_result_free(&untold);
-    untold = run_command("%s --ref-tags=0 %s/tag_offsets.ll -o %s", CORRAL_OPT, POLLS_IR_DIR,
-                         scratch_path("x.ll"));
-    ok(untold.status == 1 && strstr(untold.output, "--ref-tags=0: expected tags 1 to 7"),
-       "--ref-tags=0 is refused, saying what is expected");
-    command_result_free(&untold);
 
     ir = opt_ok("", "varargs_pins.ll");
     char *pass_refs = ir_function(ir, "pass_refs");
@@ -627,6 +635,7 @@ int main(void)
     test_nopoll();
     test_distance();
     test_rewrites();
+    test_tagged_values();
     test_linking();
     test_bad_ir();
     test_bad_inputs();
