@@ -78,7 +78,8 @@ typedef void CORRAL_REF *corral_ref;
  * Every object starts with a corral_header: a pointer to its corral_type.
  * Arrays (CORRAL_TYPE_ARRAY) follow it with a 64-bit element count, then the
  * elements start at type->size. References stored in the heap always point
- * to the start of an object.
+ * to the start of an object; tagged fields and arrays hold words of the tag
+ * scheme (corral/tagged.h): immediates, or references with their tag added.
  */
 typedef struct corral_type corral_type;
 
