@@ -52,6 +52,7 @@ extern "C" {
 typedef void CORRAL_REF *corral_ref;
 
 #include "corral/annotate.h"
+#include "corral/tagged.h"
 
 /* Marks a function declaration: calls to it are direct and need no GC
  * transition because it is short, never blocks and never reaches a safepoint
@@ -77,7 +78,8 @@ typedef void CORRAL_REF *corral_ref;
  * Every object starts with a corral_header: a pointer to its corral_type.
  * Arrays (CORRAL_TYPE_ARRAY) follow it with a 64-bit element count, then the
  * elements start at type->size. References stored in the heap always point
- * to the start of an object.
+ * to the start of an object; tagged fields and arrays hold words of the tag
+ * scheme (corral/tagged.h): immediates, or references with their tag added.
  */
 typedef struct corral_type corral_type;
 
@@ -105,6 +107,7 @@ enum corral_type_flags {
     CORRAL_TYPE_REF_ARRAY = 1u << 1,   /* with ARRAY: every element is a reference */
     CORRAL_TYPE_PINNED = 1u << 2,      /* instances never move */
     CORRAL_TYPE_FINALIZABLE = 1u << 3, /* finalize() runs when an instance dies */
+    CORRAL_TYPE_TAGGED_ARRAY = 1u << 4, /* with ARRAY: every element is a tagged word */
 };
 
 /* Checked by the heap verifier: a header that does not point at a descriptor
@@ -121,6 +124,11 @@ struct corral_type {
     const uint32_t *ref_offsets; /* byte offsets of reference fields in the fixed part */
     corral_trace_fn trace;       /* optional: used instead of ref_offsets */
     corral_finalize_fn finalize; /* with CORRAL_TYPE_FINALIZABLE */
+    /* Fields holding tagged words, read under the process's tag scheme
+     * (corral/tagged.h): immediates are skipped, references relocated with
+     * their tag kept. Not with a trace hook. */
+    uint32_t tagged_count;          /* entries in tagged_offsets */
+    const uint32_t *tagged_offsets; /* byte offsets of tagged fields in the fixed part */
 };
 
 /* Declares a fixed-size type whose reference fields sit at the given offsets:
@@ -129,17 +137,28 @@ struct corral_type {
  *       CORRAL_STRUCT_TYPE("node", struct node, node_refs);               */
 #define CORRAL_STRUCT_TYPE(name_, ctype, offsets)                                          \
     {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(ctype), 0, 0,                          \
-     (uint32_t)(sizeof(offsets) / sizeof((offsets)[0])), (offsets), 0, 0}
+     (uint32_t)(sizeof(offsets) / sizeof((offsets)[0])), (offsets), 0, 0, 0, 0}
+/* A fixed-size type whose reference fields are at ref_offsets and whose
+ * tagged fields (corral/tagged.h) are at tagged_offsets_: either may be NULL
+ * with a count of 0. */
+#define CORRAL_TAGGED_STRUCT_TYPE(name_, ctype, ref_count_, ref_offsets_, tagged_count_,     \
+                                  tagged_offsets_)                                         \
+    {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(ctype), 0, 0, (ref_count_),          \
+     (ref_offsets_), 0, 0, (tagged_count_), (tagged_offsets_)}
 /* A fixed-size type with no reference fields. */
 #define CORRAL_LEAF_TYPE(name_, ctype)                                                     \
-    {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(ctype), 0, 0, 0, 0, 0, 0}
-/* An array of references, and an array of plain data elements. */
+    {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(ctype), 0, 0, 0, 0, 0, 0, 0, 0}
+/* An array of references, an array of tagged words, and an array of plain
+ * data elements. */
 #define CORRAL_REF_ARRAY_TYPE(name_)                                                       \
     {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(corral_array_header), 8,               \
-     CORRAL_TYPE_ARRAY | CORRAL_TYPE_REF_ARRAY, 0, 0, 0, 0}
+     CORRAL_TYPE_ARRAY | CORRAL_TYPE_REF_ARRAY, 0, 0, 0, 0, 0, 0}
+#define CORRAL_TAGGED_ARRAY_TYPE(name_)                                                    \
+    {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(corral_array_header), 8,               \
+     CORRAL_TYPE_ARRAY | CORRAL_TYPE_TAGGED_ARRAY, 0, 0, 0, 0, 0, 0}
 #define CORRAL_DATA_ARRAY_TYPE(name_, element_type)                                        \
     {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(corral_array_header),                  \
-     (uint32_t)sizeof(element_type), CORRAL_TYPE_ARRAY, 0, 0, 0, 0}
+     (uint32_t)sizeof(element_type), CORRAL_TYPE_ARRAY, 0, 0, 0, 0, 0, 0}
 
 /* ---------------------------------------------------------------------------
  * Start-up and shut-down
@@ -160,12 +179,17 @@ typedef struct corral_options {
     unsigned gc_threads;       /* CORRAL_GC_THREADS: GC workers, the collecting thread included */
     size_t tlab_size;          /* CORRAL_TLAB_SIZE: bytes per thread-local allocation buffer */
     size_t large_object_size;  /* CORRAL_LARGE_OBJECT_SIZE: objects this big go to the LOS */
+    /* The tag scheme of tagged fields, arrays and compiled-code values
+     * (corral/tagged.h), copied at init; NULL: none (every word a reference,
+     * and types with tagged slots are refused). No environment variable. */
+    const struct corral_tag_scheme *tag_scheme;
 } corral_options;
 
 /* Initialises the collector once per process; options may be NULL.
  * Reads CORRAL_* from the environment, registers the stackmaps linked into the
  * program and starts the GC workers. On a bad CORRAL_* value it prints a
- * message naming the variable and returns CORRAL_ERROR_CONFIG. */
+ * message naming the variable and returns CORRAL_ERROR_CONFIG; a tag scheme
+ * that is not one (corral/tagged.h) is refused the same way. */
 int corral_init(const corral_options *options);
 /* Registers the stackmap section (.llvm_stackmaps contents, StackMap v3) of
  * code generated or loaded after corral_init: a JIT's module, a dlopen'ed

@@ -83,15 +83,16 @@ static void check_call_arguments(polls_pass *pass, LLVMValueRef function, LLVMVa
 
 /* True when value is a reference computed as an offset into an object
  * (&object->field, &array[i]): a getelementptr whose offset is not known to
- * be zero, seen through no-op casts. */
-static int is_interior_reference(LLVMValueRef value)
+ * be zero, seen through no-op casts. A tag offset (--ref-tags) is none: it
+ * makes a tagged reference, a base of its own once normalized. */
+static int is_interior_reference(const polls_pass *pass, LLVMValueRef value)
 {
-    if (!LLVMIsAInstruction(value) && !LLVMIsAConstantExpr(value))
+    if ((!LLVMIsAInstruction(value) && !LLVMIsAConstantExpr(value)) || tag_offset(pass, value))
         return 0;
     LLVMOpcode opcode = LLVMIsAInstruction(value) ? LLVMGetInstructionOpcode(value)
                                                   : LLVMGetConstOpcode(value);
     if (opcode == LLVMBitCast || opcode == LLVMAddrSpaceCast)
-        return is_interior_reference(LLVMGetOperand(value, 0));
+        return is_interior_reference(pass, LLVMGetOperand(value, 0));
     if (opcode != LLVMGetElementPtr)
         return 0;
     unsigned operands = (unsigned)LLVMGetNumOperands(value);
@@ -100,7 +101,7 @@ static int is_interior_reference(LLVMValueRef value)
         if (!LLVMIsAConstantInt(index) || LLVMConstIntGetZExtValue(index) != 0)
             return 1;
     }
-    return is_interior_reference(LLVMGetOperand(value, 0));
+    return is_interior_reference(pass, LLVMGetOperand(value, 0));
 }
 
 /* A call that can reach a safepoint makes each reference argument a base in
@@ -112,7 +113,7 @@ static void check_interior_arguments(polls_pass *pass, LLVMValueRef function, LL
     unsigned count = LLVMGetNumArgOperands(call);
     for (unsigned i = 0; i < count; i++) {
         LLVMValueRef argument = LLVMGetOperand(call, i);
-        if (type_contains_gc_pointer(LLVMTypeOf(argument)) && is_interior_reference(argument))
+        if (type_contains_gc_pointer(LLVMTypeOf(argument)) && is_interior_reference(pass, argument))
             pass_error(pass, function, call,
                        "interior reference (a pointer into an object, such as &object->field) "
                        "passed to '%s' (argument %u): the callee would take it for the start "
@@ -127,7 +128,7 @@ static void check_return(polls_pass *pass, LLVMValueRef function, LLVMValueRef r
     if (LLVMGetNumOperands(ret) == 0)
         return;
     LLVMValueRef value = LLVMGetOperand(ret, 0);
-    if (type_contains_gc_pointer(LLVMTypeOf(value)) && is_interior_reference(value))
+    if (type_contains_gc_pointer(LLVMTypeOf(value)) && is_interior_reference(pass, value))
         pass_error(pass, function, ret,
                    "returns an interior reference (a pointer into an object, such as "
                    "&object->field): the caller would take it for the start of an object; "
@@ -364,6 +365,69 @@ char *describe_safepoint(const polls_pass *pass, LLVMValueRef call)
     return text;
 }
 
+/* The operand of a two-operand user that is not value. */
+static LLVMValueRef other_operand(LLVMValueRef user, LLVMValueRef value)
+{
+    return LLVMGetOperand(user, LLVMGetOperand(user, 0) == value ? 1 : 0);
+}
+
+/* True when user follows value's definition in its block with no call in
+ * between: it reads value before any safepoint. */
+static int used_before_any_call(LLVMValueRef value, LLVMValueRef user)
+{
+    if (!LLVMIsAInstruction(value) ||
+        LLVMGetInstructionParent(value) != LLVMGetInstructionParent(user))
+        return 0;
+    for (LLVMValueRef inst = LLVMGetNextInstruction(value); inst;
+         inst = LLVMGetNextInstruction(inst)) {
+        if (inst == user)
+            return 1;
+        if (is_call_site(inst))
+            return 0;
+    }
+    return 0;
+}
+
+/* True when value ends up only masked to its low three bits: a reference's
+ * alignment and tag bits (corral/tagged.h), which do not change when the
+ * object moves, so the integer may cross a safepoint. The way there may
+ * truncate (to three bits or fewer: done), and add, subtract, or and xor
+ * constants (low bits of a result depend only on low bits of the operands;
+ * a tag is added that way). A reference made from it (inttoptr) before any
+ * call reads it in time: normalize.c tags references so, and optimisation
+ * then takes the tag bits later from the same integer. */
+static int only_tag_bits_used(LLVMValueRef value)
+{
+    for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (!LLVMIsAInstruction(user))
+            return 0;
+        switch (LLVMGetInstructionOpcode(user)) {
+        case LLVMTrunc:
+            if (LLVMGetIntTypeWidth(LLVMTypeOf(user)) > 3 && !only_tag_bits_used(user))
+                return 0;
+            break;
+        case LLVMAdd: case LLVMSub: case LLVMOr: case LLVMXor:
+            if (!LLVMIsAConstantInt(other_operand(user, value)) || !only_tag_bits_used(user))
+                return 0;
+            break;
+        case LLVMIntToPtr:
+            if (!used_before_any_call(value, user))
+                return 0;
+            break;
+        case LLVMAnd: {
+            LLVMValueRef mask = other_operand(user, value);
+            if (!LLVMIsAConstantInt(mask) || LLVMConstIntGetZExtValue(mask) > 7)
+                return 0;
+            break;
+        }
+        default:
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
                                  const safepoint_map *map)
 {
@@ -381,7 +445,7 @@ static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
         if (ptr_table_contains(&reported, (void *)root))
             continue;
         LLVMValueRef crossed = live_across_safepoint(map, value);
-        if (!crossed)
+        if (!crossed || only_tag_bits_used(value))
             continue;
         ptr_table_put(&reported, (void *)root, 1);
         ptr_table_get(&tainted, value, &kind);
@@ -389,8 +453,11 @@ static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
         char *where = describe_safepoint(pass, crossed);
         pass_error(pass, function, value,
                    "%s %s, made from a reference, is live across %s: the object may move "
-                   "there; recompute it from the reference after the call, or pin the object",
-                   kind == TAINT_RAW_POINTER ? "raw pointer" : "integer", what, where);
+                   "there; recompute it from the reference after the call, or pin the object%s",
+                   kind == TAINT_RAW_POINTER ? "raw pointer" : "integer", what, where,
+                   kind == TAINT_RAW_POINTER ? ""
+                                             : "; for a tagged immediate's payload use "
+                                               "corral_untag_int (corral/tagged.h)");
         free(what);
         free(where);
     }

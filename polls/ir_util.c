@@ -3,6 +3,7 @@
 
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Error.h>
+#include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include <stdlib.h>
@@ -251,6 +252,23 @@ static LLVMValueRef object_of_address_at(LLVMValueRef address, int depth)
 LLVMValueRef object_of_address(LLVMValueRef address)
 {
     return object_of_address_at(address, 0);
+}
+
+unsigned tag_offset(const polls_pass *pass, LLVMValueRef value)
+{
+    unsigned tags = pass->options.ref_tags & 0xfe;
+    if (!tags || !LLVMIsAGetElementPtrInst(value) || LLVMGetNumOperands(value) != 2 ||
+        !type_is_gc_pointer(LLVMTypeOf(value)))
+        return 0;
+    LLVMValueRef pointer = LLVMGetOperand(value, 0), index = LLVMGetOperand(value, 1);
+    if (!LLVMIsAConstantInt(index) || strip_address(pointer) != pointer)
+        return 0;
+    LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
+    long long bytes = LLVMConstIntGetSExtValue(index) *
+                      (long long)LLVMABISizeOfType(layout, LLVMGetGEPSourceElementType(value));
+    if (bytes < 1 || bytes > 7 || !(tags & (1u << bytes)) || (tags & (1u << (8 - bytes))))
+        return 0;
+    return (unsigned)bytes;
 }
 
 LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeRef type)

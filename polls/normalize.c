@@ -7,7 +7,14 @@
  *    ptrtoint + inttoptr the result is a base of its own, which it is.
  * 2. `atomicrmw xchg` of a reference: RS4GC has no base rule for it. Done
  *    on i64 with an inttoptr result it is again a base of its own.
- * 3. Aggregates (small structs returned by value) holding references live
+ * 3. A reference tagged by a pointer offset (ir_util.c's tag_offset, with
+ *    --ref-tags: `getelementptr i8, ptr addrspace(1) %r, i64 1` under V8's
+ *    scheme): RS4GC would keep %r live as its base, and where tag 0 marks
+ *    immediates the walker reads an untagged base as one. As ptrtoint +
+ *    add + inttoptr the tagged word is a base of its own. Done before
+ *    optimisation (normalize_tag_offsets), which would otherwise fold a
+ *    later constant untagging offset back into %r.
+ * 4. Aggregates (small structs returned by value) holding references live
  *    across a safepoint: RS4GC cannot relocate inside them, so they are
  *    split into fields after the definition and rebuilt at each use.
  */
@@ -49,6 +56,16 @@ static void normalize_reference_exchange(polls_pass *pass, LLVMValueRef exchange
     replace_instruction(exchange, reference);
 }
 
+static void normalize_tag_offset(polls_pass *pass, LLVMValueRef gep, unsigned tag)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);
+    LLVMPositionBuilderBefore(pass->builder, gep);
+    LLVMValueRef address = LLVMBuildPtrToInt(pass->builder, LLVMGetOperand(gep, 0), i64, "");
+    LLVMValueRef tagged = LLVMBuildAdd(pass->builder, address, LLVMConstInt(i64, tag, 0), "");
+    LLVMValueRef reference = LLVMBuildIntToPtr(pass->builder, tagged, LLVMTypeOf(gep), "");
+    replace_instruction(gep, reference);
+}
+
 static int is_reference_from_raw_pointer(LLVMValueRef inst)
 {
     return LLVMGetInstructionOpcode(inst) == LLVMAddrSpaceCast &&
@@ -62,6 +79,23 @@ static int is_reference_exchange(LLVMValueRef inst)
            type_is_gc_pointer(LLVMTypeOf(inst));
 }
 
+void normalize_tag_offsets(polls_pass *pass)
+{
+    for (LLVMValueRef function = LLVMGetFirstFunction(pass->module); function;
+         function = LLVMGetNextFunction(function))
+        for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+             block = LLVMGetNextBasicBlock(block)) {
+            LLVMValueRef inst = LLVMGetFirstInstruction(block);
+            while (inst) {
+                LLVMValueRef next = LLVMGetNextInstruction(inst);
+                unsigned tag = tag_offset(pass, inst);
+                if (tag)
+                    normalize_tag_offset(pass, inst, tag);
+                inst = next;
+            }
+        }
+}
+
 void normalize_function(polls_pass *pass, LLVMValueRef function)
 {
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
@@ -73,6 +107,7 @@ void normalize_function(polls_pass *pass, LLVMValueRef function)
                 normalize_reference_cast(pass, inst);
             else if (is_reference_exchange(inst))
                 normalize_reference_exchange(pass, inst);
+
             inst = next;
         }
     }

@@ -117,6 +117,11 @@ LLVMValueRef strip_address(LLVMValueRef pointer);
  * the IR names it: what it is computed from, unless that is a phi or select
  * of addresses that are not all object starts themselves (then NULL). */
 LLVMValueRef object_of_address(LLVMValueRef address);
+/* k when value tags a reference by a pointer offset: a getelementptr of
+ * k bytes (1..7, one of options.ref_tags) on a reference that is not
+ * itself offset, and 8 - k is no reference tag (else it could be the field
+ * at 8 of a reference tagged 8 - k). Else 0. */
+unsigned tag_offset(const polls_pass *pass, LLVMValueRef value);
 /* The runtime function name (declared with type if absent), gc-leaf. */
 LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeRef type);
 /* Non-debug instructions, the unit of the poll distance. */
@@ -186,6 +191,9 @@ char *describe_safepoint(const polls_pass *pass, LLVMValueRef call);
 
 /* ---- normalize.c: rewrite what RS4GC mishandles into forms it handles. */
 void normalize_function(polls_pass *pass, LLVMValueRef function);
+/* Before the preparation pipeline: references tagged by a pointer offset
+ * (--ref-tags) become bases of their own. */
+void normalize_tag_offsets(polls_pass *pass);
 /* Splits reference-holding aggregates live across safepoints into fields. */
 void split_live_aggregates(polls_pass *pass, LLVMValueRef function);
 

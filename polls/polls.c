@@ -235,6 +235,7 @@ static void run_steps(polls_pass *pass)
     if (pass->error_count)
         return;
     strip_optnone(pass);
+    normalize_tag_offsets(pass);
     const char *prepare = pass->options.prepare_pipeline ? pass->options.prepare_pipeline
                                                          : DEFAULT_PREPARE_PIPELINE;
     if (*prepare && run_pipeline(pass, prepare) != 0)

@@ -79,11 +79,21 @@ static uint8_t *large_object_card(void *object, const void *field)
     return los_cards(header) + (offset >> CORRAL_CARD_SHIFT);
 }
 
+/* The object a barrier names: compiled code may name it by a tagged word
+ * (corral/tagged.h), whose tag is in the low three bits (objects are
+ * 8-byte aligned). */
+static void *untagged_object(corral_ref object)
+{
+    return (void *)((uintptr_t)object & ~(uintptr_t)(CORRAL_GRANULE - 1));
+}
+
 void corral_write_barrier_outside_heap(corral_ref object, const void *field)
 {
     if (!enabled)
         return;
-    void *holder = object ? (void *)object : large_object_holding(field);
+    void *holder = untagged_object(object);
+    if (!holder)
+        holder = large_object_holding(field);
     /* Not in the heap nor the LOS: C memory, which the collector never scans. */
     if (!holder)
         return;
@@ -111,7 +121,9 @@ void corral_write_barrier_range(corral_ref object, const void *start, size_t byt
         mark_cards(&card_table[offset >> CORRAL_CARD_SHIFT], count);
         return;
     }
-    void *holder = object ? (void *)object : large_object_holding(first);
+    void *holder = untagged_object(object);
+    if (!holder)
+        holder = large_object_holding(first);
     if (!holder)
         return;
     uint8_t *from = large_object_card(holder, first), *to = large_object_card(holder, last);

@@ -500,22 +500,34 @@ static void check_plan(const gc_cycle *cycle, const compact_plan *plan, const ch
 
 /* ------------------------------------------------------------- update */
 
-static void *forward(void *object)
+/* A stack root's word: a reference relocated with its tag kept; an
+ * immediate or null as it is (tagged.h). */
+static void *forward_root(void *word)
 {
-    return heap_forward(object);
+    uintptr_t tag = tagged_classify((uintptr_t)word);
+    if (tag >= TAGGED_SKIP)
+        return word;
+    return (void *)((uintptr_t)heap_forward((void *)((uintptr_t)word - tag)) + tag);
 }
 
 /* Writes only references that change: most point to objects that stay.
- * Inlined into the slot walk; roots and trace hooks call it by pointer. */
-static inline __attribute__((always_inline)) void forward_slot(void **slot, void *context)
+ * Inlined into the slot walk, where plain slots pass tag 0. */
+static inline __attribute__((always_inline)) void forward_tagged_slot(void **slot, uintptr_t tag,
+                                                                      void *context)
 {
     (void)context;
-    void *old = *slot;
+    void *old = object_slot_target(slot, tag);
     if (!old)
         return;
     void *moved = heap_forward(old);
     if (moved != old)
-        *slot = moved;
+        object_slot_retarget(slot, moved, tag);
+}
+
+/* A plain reference slot: roots, handles, what trace hooks hand over. */
+static inline __attribute__((always_inline)) void forward_slot(void **slot, void *context)
+{
+    forward_tagged_slot(slot, 0, context);
 }
 
 /* Rewrites the references an object holds. Out of line: inlined into the
@@ -523,7 +535,7 @@ static inline __attribute__((always_inline)) void forward_slot(void **slot, void
  * 10% slower on corral-fullgc's update phase). */
 static __attribute__((noinline)) void update_object(void *object)
 {
-    object_visit_slots(object, forward_slot, NULL);
+    object_visit_slots(object, forward_tagged_slot, forward_slot, NULL);
 }
 
 static inline __attribute__((always_inline)) void update_object_at(size_t granule,
@@ -555,7 +567,7 @@ static void update_thread_roots(unsigned worker, size_t first, size_t end, void 
     update_context *update = context;
     for (size_t i = first; i < end; i++) {
         corral_thread *thread = update->stop->threads[i];
-        walker_update_roots_from_stw(thread, forward);
+        walker_update_roots_from_stw(thread, forward_root);
         roots_visit_handles_from_stw(thread, forward_slot, NULL);
     }
 }
@@ -593,8 +605,8 @@ void compact_update_from_stw(gc_cycle *cycle, const compact_plan *plan)
     gc_parallel_range_init(&update.regions, plan->used_regions, 1);
     gc_parallel_range_init(&update.large, large_count, 0);
     gc_workers_run("update", update_phase, &update, &cycle->phases[GC_PHASE_UPDATE]);
-    roots_forward_weak_from_stw(forward);
-    roots_forward_finalizable_from_stw(forward);
+    roots_forward_weak_from_stw(heap_forward);
+    roots_forward_finalizable_from_stw(heap_forward);
 }
 
 /* -------------------------------------------------------------- slide */

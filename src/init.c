@@ -15,6 +15,7 @@
 #include "stackmap/registry.h"
 #include "stats.h"
 #include "stress.h"
+#include "tagged.h"
 #include "thread.h"
 #include "workers.h"
 
@@ -39,6 +40,8 @@ static int start_runtime(const corral_options *options)
     if (config->help)
         corral_config_print_help(stderr);
     if (status)
+        return status;
+    if ((status = tagged_scheme_set(options ? options->tag_scheme : NULL)))
         return status;
     if ((status = stats_init()))
         return status;

@@ -122,12 +122,19 @@ typedef struct slot_visit {
     uint64_t depth;
 } slot_visit;
 
-/* A root slot, a slot a trace hook hands over, an element of an array's
- * later slice: its child goes to the deque. Inlined into the slot walk. */
-static inline __attribute__((always_inline)) void mark_slot(void **slot, void *context)
+/* An element of an array's later slice, a remembered slot: its child goes
+ * to the deque. Inlined into the slot walk. */
+static inline __attribute__((always_inline)) void mark_tagged_slot(void **slot, uintptr_t tag,
+                                                                   void *context)
 {
     slot_visit *visit = context;
-    mark_push(visit->worker, *slot, visit->depth);
+    mark_push(visit->worker, object_slot_target(slot, tag), visit->depth);
+}
+
+/* A root slot, a slot a trace hook hands over: a plain reference. */
+static inline __attribute__((always_inline)) void mark_slot(void **slot, void *context)
+{
+    mark_tagged_slot(slot, 0, context);
 }
 
 static void push_array_rest(unsigned worker, void *array, uint64_t next, uint64_t depth)
@@ -201,10 +208,11 @@ typedef struct scan_visit {
 
 /* A slot of an object being scanned: a child this worker marks is queued,
  * into the prefetch ring while it has room. Inlined into the slot walk. */
-static inline __attribute__((always_inline)) void scan_slot(void **slot, void *context)
+static inline __attribute__((always_inline)) void scan_slot(void **slot, uintptr_t tag,
+                                                            void *context)
 {
     scan_visit *visit = context;
-    void *child = mark_child(*slot);
+    void *child = mark_child(object_slot_target(slot, tag));
     if (child)
         queue_child(visit->worker, visit->ring, child, visit->depth);
 }
@@ -227,7 +235,7 @@ static inline uint64_t array_slice_end(unsigned worker, void *object, uint64_t f
                                        uint64_t depth)
 {
     uint64_t end = first + ARRAY_SLICE;
-    if (object_is_ref_array(object_type(object)) && end < object_array_length(object))
+    if (object_is_slot_array(object_type(object)) && end < object_array_length(object))
         push_array_rest(worker, object, end, depth);
     return end;
 }
@@ -245,7 +253,7 @@ static void scan_object(unsigned worker, prefetch_ring *ring, void *object, uint
         mine->max_depth = depth;
     uint64_t end = array_slice_end(worker, object, 0, depth);
     scan_visit visit = {worker, ring, depth + 1};
-    object_walk_slots(object, 0, end, scan_slot, &visit, scan_traced);
+    object_walk_slots(object, 0, end, scan_slot, NULL, &visit, scan_traced);
 }
 
 /* A tagged task, the rest of a long reference array, from element next:
@@ -258,7 +266,7 @@ static __attribute__((noinline)) void scan_array_rest(unsigned worker, gc_task t
     uint64_t depth = task.depth >> SLICE_INDEX_BITS;
     uint64_t end = array_slice_end(worker, array, next, depth);
     slot_visit visit = {worker, depth + 1};
-    object_visit_slots_range(array, next, end, mark_slot, &visit);
+    object_visit_slots_range(array, next, end, mark_tagged_slot, mark_slot, &visit);
 }
 
 static void scan_task(unsigned worker, prefetch_ring *ring, gc_task task)
@@ -340,7 +348,8 @@ static void mark_card_chunks(unsigned worker, size_t first, size_t end, void *co
     slot_visit visit = {worker, 0};
     size_t cards = remset_heap_card_count();
     size_t to = end * CARDS_PER_CHUNK < cards ? end * CARDS_PER_CHUNK : cards;
-    remset_scan_heap_cards(worker, first * CARDS_PER_CHUNK, to, mark_slot, &visit);
+    remset_scan_heap_cards(worker, first * CARDS_PER_CHUNK, to, mark_tagged_slot, mark_slot,
+                           &visit);
 }
 
 static void mark_large_remembered(unsigned worker, size_t first, size_t end, void *context)
@@ -348,7 +357,8 @@ static void mark_large_remembered(unsigned worker, size_t first, size_t end, voi
     mark_context *mark = context;
     slot_visit visit = {worker, 0};
     for (size_t i = first; i < end; i++)
-        remset_scan_large_object(worker, mark->large_objects[i], mark_slot, &visit);
+        remset_scan_large_object(worker, mark->large_objects[i], mark_tagged_slot, mark_slot,
+                                 &visit);
 }
 
 static void mark_thread_roots(unsigned worker, size_t first, size_t end, void *context)
@@ -359,7 +369,7 @@ static void mark_thread_roots(unsigned worker, size_t first, size_t end, void *c
         corral_thread *thread = mark->stop->threads[i];
         thread_roots *roots = &thread->roots;
         for (size_t r = 0; r < roots->base_count; r++)
-            mark_push(worker, *roots->bases[r], 0);
+            mark_push(worker, tagged_root_object(*roots->bases[r]), 0);
         roots_visit_handles_from_stw(thread, mark_slot, &visit);
     }
 }

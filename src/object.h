@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tagged.h"
+
 #define CORRAL_GRANULE 8u
 #define CORRAL_GRANULE_SHIFT 3u
 
@@ -49,67 +51,108 @@ static inline size_t object_size(const void *object)
  * hook(object, a visitor, its context), both the caller's choice. */
 typedef void (*object_trace_call_fn)(void *object, corral_trace_fn hook, void *context);
 
+/* A visitor of reference slots. tag is 0 for a plain reference slot; for a
+ * tagged slot (tagged.h) the reference's tag (the object is at *slot - tag,
+ * and a relocated reference keeps it), or TAGGED_INVALID for a word that is
+ * neither an immediate nor a reference. Immediates and nulls of tagged slots
+ * are never visited. */
+typedef void (*object_slot_fn)(void **slot, uintptr_t tag, void *context);
+
+/* The object a visited slot refers to; NULL for null and invalid words. */
+static inline void *object_slot_target(void *const *slot, uintptr_t tag)
+{
+    return tag < TAGGED_SKIP ? (void *)((uintptr_t)*slot - tag) : NULL;
+}
+
+/* Points a visited slot at object, keeping its tag. */
+static inline void object_slot_retarget(void **slot, void *object, uintptr_t tag)
+{
+    *slot = (void *)((uintptr_t)object + tag);
+}
+
 /* The walk over an object's reference slots, the one every part of the
  * collector uses (marker, compactor, verifier, remembered set): calls
- * visit(slot, context) for every reference slot of object, null or not,
- * the fields at its type's ref_offsets and the elements of a reference
- * array. Elements are visited in [first, end) only, so large arrays can be
- * scanned in slices; the fields only when first is 0. Pass 0, UINT64_MAX
- * for all. A type with a trace hook is handed to it instead: through
- * call_trace(object, hook, context) when given, else as
- * hook(object, visit, context).
+ * visit(slot, tag, context) for every reference slot of object, null or
+ * not, the fields at its type's ref_offsets and the elements of a reference
+ * array (tag 0), and for the tagged fields and tagged array elements that
+ * are not immediates or null (tagged.h). Elements are visited in
+ * [first, end) only, so large arrays can be scanned in slices; the fields
+ * only when first is 0. Pass 0, UINT64_MAX for all. A type with a trace hook
+ * is handed to it instead: through call_trace(object, hook, context) when
+ * given, else as hook(object, hook_visit, context).
  *
  * Always inlined, and visit and call_trace with it where the caller passes
  * static inline functions: the marker and the compactor then pay no call
- * per slot. The hook is a call out of the collector; with a call_trace that
- * gives it a context of its own, the marker keeps visit's context (its
- * prefetch ring) in registers, which passing it to the hook would prevent. */
+ * per slot, and plain slots no tag arithmetic (their tag is the constant 0).
+ * The hook is a call out of the collector; with a call_trace that gives it
+ * a context of its own, the marker keeps visit's context (its prefetch
+ * ring) in registers, which passing it to the hook would prevent. */
 #define OBJECT_WALK_INLINE static inline __attribute__((always_inline))
 
+OBJECT_WALK_INLINE void object_visit_tagged_slot(void **slot, object_slot_fn visit, void *context)
+{
+    uintptr_t tag = tagged_classify((uintptr_t)*slot);
+    if (tag != TAGGED_SKIP)
+        visit(slot, tag, context);
+}
+
 OBJECT_WALK_INLINE void object_walk_slots(void *object, uint64_t first, uint64_t end,
-                                          corral_visit_fn visit, void *context,
-                                          object_trace_call_fn call_trace)
+                                          object_slot_fn visit, corral_visit_fn hook_visit,
+                                          void *context, object_trace_call_fn call_trace)
 {
     const corral_type *type = object_type(object);
     if (type->trace) {
         if (call_trace)
             call_trace(object, type->trace, context);
         else
-            type->trace(object, visit, context);
+            type->trace(object, hook_visit, context);
         return;
     }
     char *base = object;
-    if (first == 0)
+    if (first == 0) {
         for (uint32_t i = 0; i < type->ref_count; i++)
-            visit((void **)(base + type->ref_offsets[i]), context);
-    if ((type->flags & (CORRAL_TYPE_ARRAY | CORRAL_TYPE_REF_ARRAY)) ==
-        (CORRAL_TYPE_ARRAY | CORRAL_TYPE_REF_ARRAY)) {
+            visit((void **)(base + type->ref_offsets[i]), 0, context);
+        if (__builtin_expect(type->tagged_count != 0, 0))
+            for (uint32_t i = 0; i < type->tagged_count; i++)
+                object_visit_tagged_slot((void **)(base + type->tagged_offsets[i]), visit,
+                                         context);
+    }
+    uint32_t flags = type->flags;
+    if ((flags & CORRAL_TYPE_ARRAY) &&
+        (flags & (CORRAL_TYPE_REF_ARRAY | CORRAL_TYPE_TAGGED_ARRAY))) {
         uint64_t length = object_array_length(object);
         if (end > length)
             end = length;
         void **elements = (void **)(base + type->size);
-        for (uint64_t i = first; i < end; i++)
-            visit(&elements[i], context);
+        if (flags & CORRAL_TYPE_REF_ARRAY)
+            for (uint64_t i = first; i < end; i++)
+                visit(&elements[i], 0, context);
+        else
+            for (uint64_t i = first; i < end; i++)
+                object_visit_tagged_slot(&elements[i], visit, context);
     }
 }
 
-/* The walk with one visitor for every slot, a trace hook's included. */
+/* The walk with the caller's visitors for slots and for a trace hook's. */
 OBJECT_WALK_INLINE void object_visit_slots_range(void *object, uint64_t first, uint64_t end,
-                                                 corral_visit_fn visit, void *context)
+                                                 object_slot_fn visit, corral_visit_fn hook_visit,
+                                                 void *context)
 {
-    object_walk_slots(object, first, end, visit, context, NULL);
+    object_walk_slots(object, first, end, visit, hook_visit, context, NULL);
 }
 
-OBJECT_WALK_INLINE void object_visit_slots(void *object, corral_visit_fn visit, void *context)
+OBJECT_WALK_INLINE void object_visit_slots(void *object, object_slot_fn visit,
+                                           corral_visit_fn hook_visit, void *context)
 {
-    object_walk_slots(object, 0, UINT64_MAX, visit, context, NULL);
+    object_walk_slots(object, 0, UINT64_MAX, visit, hook_visit, context, NULL);
 }
 
-/* True for a reference array long enough to be scanned in slices. */
-static inline bool object_is_ref_array(const corral_type *type)
+/* True for an array of references or tagged words: long enough, it is
+ * scanned in slices. */
+static inline bool object_is_slot_array(const corral_type *type)
 {
-    return (type->flags & (CORRAL_TYPE_ARRAY | CORRAL_TYPE_REF_ARRAY)) ==
-           (CORRAL_TYPE_ARRAY | CORRAL_TYPE_REF_ARRAY) && !type->trace;
+    return (type->flags & CORRAL_TYPE_ARRAY) &&
+           (type->flags & (CORRAL_TYPE_REF_ARRAY | CORRAL_TYPE_TAGGED_ARRAY)) && !type->trace;
 }
 
 /* Checks a type descriptor once, on the allocation slow path and in the

@@ -79,21 +79,22 @@ for_each_old_object(size_t card, void **last, void (*fn)(void *object, void *con
 }
 
 typedef struct slot_visitor {
-    corral_visit_fn visit;
+    object_slot_fn visit;
+    corral_visit_fn hook_visit;
     void *context;
 } slot_visitor;
 
 static inline __attribute__((always_inline)) void visit_object(void *object, void *context)
 {
     slot_visitor *visitor = context;
-    object_visit_slots(object, visitor->visit, visitor->context);
+    object_visit_slots(object, visitor->visit, visitor->hook_visit, visitor->context);
 }
 
-void remset_scan_heap_cards(unsigned worker, size_t first, size_t end, corral_visit_fn visit,
-                            void *context)
+void remset_scan_heap_cards(unsigned worker, size_t first, size_t end, object_slot_fn visit,
+                            corral_visit_fn hook_visit, void *context)
 {
     uint8_t *cards = corral_barrier.cards;
-    slot_visitor visitor = {visit, context};
+    slot_visitor visitor = {visit, hook_visit, context};
     void *last = NULL;
     size_t card = first;
     while (card < end) {
@@ -120,13 +121,13 @@ void remset_scan_heap_cards(unsigned worker, size_t first, size_t end, corral_vi
  * there of a reference array (first == 0 visits the fixed fields too), or
  * every slot of any other object (unless *whole_done). */
 static void scan_large_card(los_object *header, size_t c, bool *whole_done,
-                            corral_visit_fn visit, void *context)
+                            object_slot_fn visit, corral_visit_fn hook_visit, void *context)
 {
     void *object = los_payload(header);
     const corral_type *type = object_type(object);
-    if (!object_is_ref_array(type)) {
+    if (!object_is_slot_array(type)) {
         if (!*whole_done)
-            object_visit_slots(object, visit, context);
+            object_visit_slots(object, visit, hook_visit, context);
         *whole_done = true;
         return;
     }
@@ -135,11 +136,11 @@ static void scan_large_card(los_object *header, size_t c, bool *whole_done,
     uint64_t end = to > type->size
                        ? (to - type->size + type->element_size - 1) / type->element_size
                        : 0;
-    object_visit_slots_range(object, first, end, visit, context);
+    object_visit_slots_range(object, first, end, visit, hook_visit, context);
 }
 
-void remset_scan_large_object(unsigned worker, los_object *header, corral_visit_fn visit,
-                              void *context)
+void remset_scan_large_object(unsigned worker, los_object *header, object_slot_fn visit,
+                              corral_visit_fn hook_visit, void *context)
 {
     /* Young: traced if reachable. Its cards stay as they are, so those
      * dirtied by stores of young objects into it remain if it survives. */
@@ -152,7 +153,7 @@ void remset_scan_large_object(unsigned worker, los_object *header, corral_visit_
         if (!cards[c])
             continue;
         cards[c] = 0;
-        scan_large_card(header, c, &whole_done, visit, context);
+        scan_large_card(header, c, &whole_done, visit, hook_visit, context);
         if (recording)
             VEC_PUSH(cleaned_large_cards[worker], ((large_card){header, c}));
     }
@@ -162,16 +163,21 @@ void remset_scan_large_object(unsigned worker, los_object *header, corral_visit_
 
 /* A slot of an old object: an aging referent stays young, so the slot's
  * card must be dirty again. */
+static void remember_tagged_slot(void **slot, uintptr_t tag, void *object)
+{
+    if (heap_is_aging(object_slot_target(slot, tag)))
+        corral_write_barrier(object, slot);
+}
+
 static void remember_slot(void **slot, void *object)
 {
-    if (heap_is_aging(*slot))
-        corral_write_barrier(object, slot);
+    remember_tagged_slot(slot, 0, object);
 }
 
 static void remember_object(void *object, void *context)
 {
     (void)context;
-    object_visit_slots(object, remember_slot, object);
+    object_visit_slots(object, remember_tagged_slot, remember_slot, object);
 }
 
 void remset_rescan_from_stw(void)
@@ -183,8 +189,8 @@ void remset_rescan_from_stw(void)
         for (size_t i = 0; i < cleaned_large_cards[w].count; i++) {
             large_card cleaned = cleaned_large_cards[w].items[i];
             bool whole_done = false;
-            scan_large_card(cleaned.header, cleaned.card, &whole_done, remember_slot,
-                            los_payload(cleaned.header));
+            scan_large_card(cleaned.header, cleaned.card, &whole_done, remember_tagged_slot,
+                            remember_slot, los_payload(cleaned.header));
         }
     }
 }

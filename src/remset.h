@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "los.h"
+#include "object.h"
 
 /* Heap cards below the heap top: the range remset_scan_heap_cards takes. */
 size_t remset_heap_card_count(void);
@@ -29,11 +30,11 @@ size_t remset_heap_card_count(void);
 void remset_begin_minor_from_stw(bool record);
 /* Visits every slot of every old object under a dirty card in [first, end)
  * and cleans those cards. Thread: GC worker `worker` in the mark phase. */
-void remset_scan_heap_cards(unsigned worker, size_t first, size_t end, corral_visit_fn visit,
-                            void *context);
+void remset_scan_heap_cards(unsigned worker, size_t first, size_t end, object_slot_fn visit,
+                            corral_visit_fn hook_visit, void *context);
 /* The same for one large object: nothing unless it is old. */
-void remset_scan_large_object(unsigned worker, los_object *object, corral_visit_fn visit,
-                              void *context);
+void remset_scan_large_object(unsigned worker, los_object *object, object_slot_fn visit,
+                              corral_visit_fn hook_visit, void *context);
 /* After the minor sweep aged the survivors (heap_sweep_young_from_stw):
  * dirties again the card of every slot under a card the mark phase cleaned
  * that holds an aging object. An aging object is young: the next minor

@@ -91,7 +91,9 @@ static bool readable(const verifier *v, const void *address, size_t size)
            a + size <= v->readable.items[low].end;
 }
 
-static void report(verifier *v, void **slot, const void *reference, const char *problem)
+/* Names the slot: its object, type and offset for a field, its address
+ * for a root; then the word it holds and what is wrong with it. */
+static void report(verifier *v, void **slot, uintptr_t tag, const char *problem)
 {
     v->problems++;
     if (v->problems > VERIFY_REPORT_LIMIT)
@@ -99,9 +101,17 @@ static void report(verifier *v, void **slot, const void *reference, const char *
     FILE *out = stderr;
     fprintf(out, "corral: verify %s gc %" PRIu64 ": %s %p (slot %p) ", v->when, v->cycle->number,
             v->where, (void *)v->where_object, (void *)slot);
-    if (v->where_object && heap_contains(v->where_object))
-        fprintf(out, "of type %s ", object_type(v->where_object)->name);
-    fprintf(out, "holds %p: %s\n", reference, problem);
+    if (v->where_object && (heap_contains(v->where_object) ||
+                            los_index_contains(&v->large, v->where_object)))
+        fprintf(out, "of type %s at offset %zu ", object_type(v->where_object)->name,
+                (size_t)((char *)slot - (const char *)v->where_object));
+    if (tag == TAGGED_INVALID)
+        fprintf(out, "holds tagged word %p: %s\n", *slot, problem);
+    else if (tag)
+        fprintf(out, "holds tagged word %p (tag %u, object %p): %s\n", *slot, (unsigned)tag,
+                object_slot_target(slot, tag), problem);
+    else
+        fprintf(out, "holds %p: %s\n", *slot, problem);
 }
 
 /* Returns NULL when reference is a valid object start, else what is wrong. */
@@ -158,10 +168,10 @@ static bool is_old(const void *object)
     return mark_is_marked(object);
 }
 
-static void check_remembered_slot(void **slot, void *context)
+static void check_remembered_slot(void **slot, uintptr_t tag, void *context)
 {
     verifier *v = context;
-    void *reference = *slot;
+    void *reference = object_slot_target(slot, tag);
     if (!reference || reference_problem(v, reference) || is_old(reference) ||
         barrier_recorded_in(v->where_object, slot))
         return;
@@ -186,41 +196,57 @@ static void check_remembered_slot(void **slot, void *context)
                     "barrier)");
 }
 
-static void check_slot(void **slot, void *context)
+/* What a trace hook hands over: a plain reference. */
+static void check_remembered_plain_slot(void **slot, void *context)
+{
+    check_remembered_slot(slot, 0, context);
+}
+
+static void check_tagged_slot(void **slot, uintptr_t tag, void *context)
 {
     verifier *v = context;
-    void *reference = *slot;
+    if (tag == TAGGED_INVALID) {
+        report(v, slot, tag,
+               "a tagged word that is neither an immediate nor a reference under the tag "
+               "scheme (corral_options.tag_scheme)");
+        return;
+    }
+    void *reference = object_slot_target(slot, tag);
     if (!reference)
         return;
     const char *problem = reference_problem(v, reference);
     if (problem) {
-        report(v, slot, reference, problem);
+        report(v, slot, tag, problem);
         return;
     }
     if (first_visit(reference))
         VEC_PUSH(v->stack, reference);
 }
 
-static void check_root(verifier *v, const char *where, const void *owner, void **slot)
+/* A plain reference slot: a handle, a global, what a trace hook hands over. */
+static void check_slot(void **slot, void *context)
 {
-    v->where = where;
-    v->where_object = owner;
-    check_slot(slot, v);
+    check_tagged_slot(slot, 0, context);
 }
 
-static void check_handle_or_global(void **slot, void *context)
+/* A stack slot holds a word under the tag scheme (tagged.h), like a tagged
+ * field, except that without a declared scheme every word is a reference. */
+static void check_stack_slot(verifier *v, void **slot)
 {
-    check_slot(slot, context);
+    uintptr_t tag = tagged_classify((uintptr_t)*slot);
+    if (tag != TAGGED_SKIP)
+        check_tagged_slot(slot, tag, v);
 }
 
 static void check_thread(verifier *v, corral_thread *thread)
 {
     thread_roots *roots = &thread->roots;
+    v->where = "stack slot of a stopped thread";
     v->where_object = NULL;
     for (size_t i = 0; i < roots->base_count; i++)
-        check_root(v, "stack slot of a stopped thread", NULL, roots->bases[i]);
+        check_stack_slot(v, roots->bases[i]);
     v->where = "handle of a stopped thread";
-    roots_visit_handles_from_stw(thread, check_handle_or_global, v);
+    roots_visit_handles_from_stw(thread, check_slot, v);
 }
 
 static void scan(verifier *v, void *object)
@@ -228,10 +254,10 @@ static void scan(verifier *v, void *object)
     v->objects++;
     v->where = "field of object";
     v->where_object = object;
-    object_visit_slots(object, check_slot, v);
+    object_visit_slots(object, check_tagged_slot, check_slot, v);
     if (v->check_remembered && is_old(object)) {
         v->where_object = object;
-        object_visit_slots(object, check_remembered_slot, v);
+        object_visit_slots(object, check_remembered_slot, check_remembered_plain_slot, v);
     }
 }
 
@@ -252,7 +278,7 @@ uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
         check_thread(&v, cycle->stop->threads[i]);
     v.where = "global root, pin or finalization entry";
     v.where_object = NULL;
-    roots_visit_globals_from_stw(check_handle_or_global, &v);
+    roots_visit_globals_from_stw(check_slot, &v);
     while (v.stack.count)
         scan(&v, v.stack.items[--v.stack.count]);
     clear_visited(&v);

@@ -26,7 +26,7 @@ static void finalize_resource(void *object)
 static const uint32_t resource_refs[] = {offsetof(struct resource, child)};
 const corral_type resource_type = {CORRAL_TYPE_SIGNATURE, "resource", sizeof(struct resource), 0,
                                    CORRAL_TYPE_FINALIZABLE, 1, resource_refs, 0,
-                                   finalize_resource};
+                                   finalize_resource, 0, 0};
 const corral_type child_type = CORRAL_LEAF_TYPE("child", struct child);
 
 long finalized_count(long id)

@@ -11,4 +11,4 @@ static void tagged_trace(void *object, corral_visit_fn visit, void *context)
 }
 
 const corral_type tagged_type = {CORRAL_TYPE_SIGNATURE, "tagged", (uint32_t)sizeof(struct tagged),
-                                 0, 0, 0, 0, tagged_trace, 0};
+                                 0, 0, 0, 0, tagged_trace, 0, 0, 0};

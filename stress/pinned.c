@@ -26,7 +26,7 @@ static const corral_type ballast_type = CORRAL_REF_ARRAY_TYPE("node[] ballast");
 static const corral_type buffer_type = CORRAL_DATA_ARRAY_TYPE("long[] buffer", long);
 static const corral_type pinned_node_type = {
     CORRAL_TYPE_SIGNATURE, "pinned node", sizeof(struct node), 0, CORRAL_TYPE_PINNED, 1,
-    node_refs, 0, 0};
+    node_refs, 0, 0, 0, 0};
 
 enum { THREADS = 3, SLOTS_PER_THREAD = PINNED_SLOTS / (THREADS + 1) };
 

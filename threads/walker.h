@@ -27,7 +27,11 @@ void walker_for_each_frame(const corral_thread *thread,
 uintptr_t walker_outermost_managed_cfa(frame_anchor from);
 
 /* Rewrites the thread's recorded slots through forward(): derived pointers
- * first (from their old bases), then every base slot exactly once. */
+ * first (from their old bases), then every base slot exactly once. A slot
+ * holds a word of compiled code, which under a tag scheme may be a tagged
+ * reference or an immediate: forward() maps the word to its new word (an
+ * immediate to itself, a reference with its tag kept), so a derived pointer
+ * moves by as much as its base's object. */
 void walker_update_roots_from_stw(corral_thread *thread, void *(*forward)(void *));
 
 #endif /* CORRAL_WALKER_H */

@@ -56,6 +56,9 @@ static const char usage_text[] =
     "                         --write-barrier, its barriers inserted and elided)\n"
     "  --write-barrier        a card-marking write barrier after each reference\n"
     "                         store into the heap (for CORRAL_GC_GENERATIONAL=1)\n"
+    "  --ref-tags=T,U         the tags (1..7) references carry under the program's\n"
+    "                         tag scheme (corral/tagged.h; V8's: 1): a pointer offset\n"
+    "                         of T bytes on a reference tags it\n"
     "  --max-poll-distance=N  error when a function's poll distance exceeds N\n"
     "  --allow-unpolled-loops a loop without a poll is a warning (for measuring\n"
     "                         builds without polls; never for production)\n"
@@ -143,6 +146,23 @@ static int parse_unsigned(const char *option, const char *text, unsigned long lo
     return 0;
 }
 
+/* "1" or "1,2": tags 1 to 7, into a mask of their bits. */
+static int parse_ref_tags(const char *text, unsigned *tags)
+{
+    *tags = 0;
+    for (const char *c = text;; c++) {
+        if (*c < '1' || *c > '7' || (c[1] != ',' && c[1] != '\0')) {
+            tool_error("--ref-tags=%s: expected tags 1 to 7 separated by commas (tag 0 "
+                       "needs no offset)",
+                       text);
+            return -1;
+        }
+        *tags |= 1u << (*c - '0');
+        if (*++c == '\0')
+            return 0;
+    }
+}
+
 static int parse_emit(const char *kind, tool_options *tool)
 {
     static const struct {
@@ -212,6 +232,9 @@ static int parse_polls_option(const char *arg, tool_options *tool, int *handled)
         tool->polls.allow_unpolled_loops = 1;
     } else if (strcmp(arg, "--write-barrier") == 0) {
         tool->polls.write_barrier = 1;
+    } else if ((value = option_value(arg, "--ref-tags"))) {
+        if (parse_ref_tags(value, &tool->polls.ref_tags))
+            return -1;
     } else if (strcmp(arg, "--report-poll-distance") == 0) {
         tool->report_distance = 1;
     } else {

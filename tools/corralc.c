@@ -80,6 +80,8 @@ static const char usage_text[] =
     "  --managed=F,.. --externals-managed --no-default-leaves --allow-unpolled-loops\n"
     "  --gcroot=shadow-stack|promoted\n"
     "                     passed to corral-opt (see corral-opt --help)\n"
+    "  --ref-tags=T,..    the reference tags of the program's tag scheme (V8's: 1), so\n"
+    "                     a pointer offset of T bytes tags a reference (corral-opt)\n"
     "  -mllvm OPTION      an LLVM option for optimization and code generation\n"
     "  --keep-temps       keep the temporary directory (its path is printed)\n"
     "  -v                 print each command\n"
@@ -655,7 +657,7 @@ done:
 
 static const char *const pass_options[] = {
     "--polls=", "--loop-poll-interval=", "--poll-page=", "--max-poll-distance=", "--leaf=",
-    "--unmanaged=", "--managed=", "--gcroot=",
+    "--unmanaged=", "--managed=", "--gcroot=", "--ref-tags=",
 };
 static const char *const pass_switches[] = {
     "--report-poll-distance", "--externals-managed", "--no-default-leaves",

@@ -46,8 +46,9 @@ typedef struct corral_barrier_table {
 extern corral_barrier_table corral_barrier;
 
 /* Records a store into a large object (outside the heap reservation).
- * object is the object holding field, or NULL when unknown (found by a
- * search then). Never GCs; gc-leaf for the pass. */
+ * object is the object holding field (or a tagged reference to it,
+ * corral/tagged.h), or NULL when unknown (found by a search then). Never
+ * GCs; gc-leaf for the pass. */
 CORRAL_LEAF void corral_write_barrier_outside_heap(corral_ref object, const void CORRAL_REF *field);
 
 /* Records a copy of bytes into the heap at start (memcpy of a struct or an
@@ -58,8 +59,10 @@ CORRAL_LEAF void corral_write_barrier_range(corral_ref object, const void CORRAL
 /* Test and verifier API: non-zero when the card holding field is dirty (so a
  * store to it since the last clean is remembered). Never GCs. */
 CORRAL_LEAF int corral_barrier_recorded(const void CORRAL_REF *field);
-/* Cleans every card, heap and large objects. For tests (and, later, minor
- * collections): the caller makes sure no other thread is storing. */
+/* Cleans every card, heap and large objects. For tests: the caller makes
+ * sure no other thread is storing, and that no object is aging
+ * (CORRAL_GC_PROMOTE_AFTER=1, or right after a major collection), since the
+ * cards also remember old objects' references to aging ones. */
 CORRAL_LEAF void corral_barrier_clean_all(void);
 
 #if defined(__CORRAL_MANAGED__)

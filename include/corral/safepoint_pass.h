@@ -120,6 +120,12 @@ typedef struct corral_polls_options {
     int write_barrier;
     /* Where gcroot functions keep their roots (default shadow stack). */
     corral_gcroot_mode gcroot_mode;
+    /* Bits 1..7: the tags references carry under the program's tag scheme
+     * (corral/tagged.h; V8's: 1u << 1). A getelementptr of that many bytes
+     * on a reference then tags it and is made a base of its own, so the
+     * untagged reference need not stay live (under a scheme whose tag 0
+     * marks immediates the walker would read it as one). 0: none. */
+    unsigned ref_tags;
 } corral_polls_options;
 
 /* Fills options with the defaults (poll kinds CORRAL_POLL_DEFAULT_KINDS,

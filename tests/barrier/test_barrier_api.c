@@ -19,7 +19,7 @@ static const uint32_t pair_refs[] = {offsetof(pair, first), offsetof(pair, secon
 static const corral_type pair_type = CORRAL_STRUCT_TYPE("pair", pair, pair_refs);
 static const corral_type pinned_pair_type = {CORRAL_TYPE_SIGNATURE, "pinned pair",
                                              (uint32_t)sizeof(pair), 0, CORRAL_TYPE_PINNED,
-                                             2, pair_refs, 0, 0};
+                                             2, pair_refs, 0, 0, 0, 0};
 static const corral_type ref_array_type = CORRAL_REF_ARRAY_TYPE("ref[]");
 
 static corral_ref *slots(corral_ref array)

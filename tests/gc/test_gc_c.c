@@ -110,7 +110,7 @@ static void trace_traced(void *object, corral_visit_fn visit, void *context)
 }
 
 static const corral_type traced_type = {CORRAL_TYPE_SIGNATURE, "traced", sizeof(traced), 0, 0,
-                                        0, NULL, trace_traced, NULL};
+                                        0, NULL, trace_traced, NULL, 0, NULL};
 
 enum { TRACED_CHAIN = 3000 };
 
@@ -198,7 +198,7 @@ static void note_finalized(void *object)
 
 static const corral_type finalizable_type = {CORRAL_TYPE_SIGNATURE, "finalizable", sizeof(node), 0,
                                              CORRAL_TYPE_FINALIZABLE, 2, node_refs, 0,
-                                             note_finalized};
+                                             note_finalized, 0, 0};
 
 static void finalizers_run(void *arg)
 {

@@ -86,7 +86,7 @@ static void note_finalized(void *object)
 }
 static const corral_type finalizable_type = {CORRAL_TYPE_SIGNATURE, "finalizable", sizeof(node), 0,
                                              CORRAL_TYPE_FINALIZABLE, 2, node_refs, 0,
-                                             note_finalized};
+                                             note_finalized, 0, 0};
 
 static void weak_and_finalizers(void *arg)
 {

@@ -39,7 +39,7 @@ static const corral_type data_type = CORRAL_DATA_ARRAY_TYPE("u64[]", uint64_t);
 static void count_finalized(void *object);
 static const corral_type final_type = {CORRAL_TYPE_SIGNATURE, "finalizable", sizeof(small), 0,
                                        CORRAL_TYPE_FINALIZABLE, 2, small_refs, NULL,
-                                       count_finalized};
+                                       count_finalized, 0, 0};
 
 enum { ROOTS = 4096, OBJECTS = 1100000, WEAKS = 2000, PINS = 64 };
 

@@ -13,7 +13,7 @@
 static const corral_type ref_array_type = CORRAL_REF_ARRAY_TYPE("node[]");
 static const corral_type pinned_node_type = {CORRAL_TYPE_SIGNATURE, "pinned node",
                                              (uint32_t)sizeof(struct node), 0, CORRAL_TYPE_PINNED,
-                                             2, node_refs, 0, 0};
+                                             2, node_refs, 0, 0, 0, 0};
 
 typedef corral_ref CORRAL_REF *slotref;
 

@@ -368,6 +368,49 @@ static void test_distance(void)
     command_result_free(&result);
 }
 
+/* Whether function's IR in ir contains text (no IR: no). */
+static int function_contains(const char *ir, const char *function, const char *text)
+{
+    char *body = ir_function(ir, function);
+    int found = body && strstr(body, text);
+    free(body);
+    return found;
+}
+
+/* Tagged values (corral/tagged.h): what the pass keeps, accepts and refuses. */
+static void test_tagged_values(void)
+{
+    char *ir = opt_ok("", "tagged.ll");
+    ok(function_contains(ir, "tag_int", "%value.relocated"),
+       "an immediate made by inttoptr is a base, kept in the stackmap");
+    ok(ir && strstr(ir, "@tag_bits(") && strstr(ir, "@tag_bits_later") && strstr(ir, "@payload") &&
+           strstr(ir, "@tag_then_bits"),
+       "tag bits and a payload through corral_untag_int's asm may live across a call");
+    free(ir);
+    ir = opt_ok("--ref-tags=1", "tag_offsets.ll");
+    ok(function_contains(ir, "tag", "inttoptr i64") &&
+           function_contains(ir, "tag", "%tagged.relocated") &&
+           !function_contains(ir, "tag", "%r.relocated"),
+       "with --ref-tags=1 a +1 offset is a tagged base of its own; the untagged one is not kept");
+    ok(function_contains(ir, "field", "getelementptr i8, ptr addrspace(1) %tagged") &&
+           function_contains(ir, "field", "(%tagged, %car)"),
+       "a +7 offset on a tagged reference stays a derived pointer (the field at 8)");
+    free(ir);
+    command_result refused;
+    ir = opt_ir("", "tag_offsets.ll", &refused);
+    ok(!ir && refused.output &&
+           strstr(refused.output, "tag: interior reference (a pointer into an object, such as "
+                                  "&object->field) passed to 'use'"),
+       "without --ref-tags the +1 offset is an interior pointer, refused as an argument");
+    free(ir);
+    command_result_free(&refused);
+    refused = run_command("%s --ref-tags=0 %s/tag_offsets.ll -o %s", CORRAL_OPT, POLLS_IR_DIR,
+                          scratch_path("x.ll"));
+    ok(refused.status == 1 && strstr(refused.output, "--ref-tags=0: expected tags 1 to 7"),
+       "--ref-tags=0 is refused, saying what is expected");
+    command_result_free(&refused);
+}
+
 static void test_rewrites(void)
 {
     char *ir = opt_ok("", "aggregate_split.ll");
@@ -560,6 +603,8 @@ static void test_bad_ir(void)
         {"bad_gcroot_gc.ll", "bad_gcroot_gc.ll: wrong_strategy: calls llvm.gcroot but uses gc \"coreclr\""},
         {"bad_gcroot_type.ll", "bad_gcroot_type.ll: integer_root: llvm.gcroot of alloca 'word' of type i64"},
         {"bad_ptrtoint.ll", "bad_ptrtoint.ll: hash: integer '%address', made from a reference, is live across the call to 'g'"},
+        {"bad_late_inttoptr.ll", "bad_late_inttoptr.ll: late: integer '%word', made from a reference, is live across the call to 'g'"},
+        {"bad_untag_int.ll", "bad_untag_int.ll: unbox: integer '%n', made from a reference, is live across the call to 'g': the object may move there; recompute it from the reference after the call, or pin the object; for a tagged immediate's payload use corral_untag_int"},
         {"bad_raw_pointer.ll", "bad_raw_pointer.ll: mixed: raw pointer '%m', made from a reference, is live across the call to"},
         {"bad_aggregate.ll", "bad_aggregate.ll: big: aggregate value '%all' holding references is live across the call to 'g'"},
         {"bad_returns_twice.ll", "bad_returns_twice.ll: jump: call to 'setjmp' returns twice"},
@@ -660,6 +705,7 @@ int main(void)
     test_nopoll();
     test_distance();
     test_rewrites();
+    test_tagged_values();
     test_linking();
     test_gcroot_modes();
     test_bad_ir();
