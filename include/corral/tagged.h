@@ -19,7 +19,9 @@
  * compiled code live across a safepoint (its stack slots carry no type, so
  * under a scheme whose tag 0 marks immediates, as V8's, an untagged
  * reference there reads as an immediate: tag it before the next safepoint).
- * Plain reference fields, handles and globals hold untagged references.
+ * Plain reference fields, handles and globals hold untagged references;
+ * corral_handle_new_value and corral_global_value_root_add (corral.h) make
+ * roots whose slots are read under the scheme.
  * Store tagged words into the heap like references (corral_store_ref in
  * plain C; managed C gets the barrier from the pass).
  */
