@@ -1,6 +1,9 @@
 /* test_demo.c — the example VM (examples/vm, built as corral-demo) runs its
  * programs in 4 threads, interpreted and compiled, with correct results:
- * as the README's first command runs it, and under GC stress. */
+ * as the README's first command runs it, and under every GC stress mode
+ * (docs/env.md), full and generational. Its integers are tagged immediates
+ * in value handles, pair fields and compiled code's stack slots, so each
+ * mode also checks that they are left alone while references move. */
 #include "run_program.h"
 
 /* The number in "...; N collections in all, ..." of the demo's last line. */
@@ -67,7 +70,21 @@ int main(void)
     static const demo_case verified = {
         "CORRAL_GC_STRESS=alloc:1000,move-all,poison CORRAL_GC_VERIFY=before,after",
         "--threads 4", 200};
-    plan(5);
+    /* The remaining modes, each over both paths; alloc:random prints its seed. */
+    static const demo_case random_quarantine = {"CORRAL_GC_STRESS=alloc:random:500,quarantine",
+                                                "--threads 4", 400};
+    static const demo_case polls_transitions = {
+        "CORRAL_GC_STRESS=thread-alloc:300,polls,transitions", "--threads 4", 400};
+    static const demo_case mixed = {
+        "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_STRESS=alloc:random:700,mixed:4,move-all,poison "
+        "CORRAL_GC_VERIFY=before,after",
+        "--threads 4", 300};
+    /* trees only: under minor, wordcount's old space fills and it collects
+     * tens of thousands of times (slow, not wrong). */
+    static const demo_case minor = {"CORRAL_GC_GENERATIONAL=1 CORRAL_GC_STRESS=alloc:1000,minor,"
+                                    "poison CORRAL_GC_VERIFY=before,after",
+                                    "--threads 4 trees", 200};
+    plan(9);
     tap_subtest("corral-demo as scripts/demo runs it: both paths, GC log", 120, default_run, NULL);
     tap_subtest("interpreter, 4 threads, CORRAL_GC_STRESS=alloc:1000", 300, run_demo,
                 (void *)&interpreter);
@@ -75,6 +92,13 @@ int main(void)
                 (void *)&jit);
     tap_subtest("both paths, alloc:1000 + move-all + poison, heap verified", 600, run_demo,
                 (void *)&verified);
+    tap_subtest("both paths, alloc:random + quarantine", 300, run_demo, (void *)&random_quarantine);
+    tap_subtest("both paths, thread-alloc + polls + transitions", 300, run_demo,
+                (void *)&polls_transitions);
+    tap_subtest("both paths, generational, mixed + move-all + poison, verified", 600, run_demo,
+                (void *)&mixed);
+    tap_subtest("trees, both paths, generational, minor + poison, verified", 600, run_demo,
+                (void *)&minor);
     tap_subtest("usage errors", 30, bad_arguments, NULL);
     return done_testing();
 }
