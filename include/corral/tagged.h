@@ -55,16 +55,20 @@ static inline __attribute__((always_inline)) unsigned corral_tag_bits(corral_tag
 
 /* The word's bits as an integer, for an immediate's payload: valid across
  * a safepoint, unlike a reference's address bits. In managed code an empty
- * asm tells the pass the integer is no address (its checks reject an
- * integer made from a reference live across a safepoint); it emits no
- * instruction, but the compiler learns nothing through it. */
+ * asm takes the word itself and gives the integer, so the pass sees no
+ * integer made from a reference (its checks reject one live across a
+ * safepoint; a cast before the asm would be one, and optimisation shares it
+ * between two untags on either side of a call). It emits no instruction,
+ * but the compiler learns nothing through it. */
 static inline __attribute__((always_inline)) uintptr_t corral_value_bits(corral_value value)
 {
-    uintptr_t bits = (uintptr_t)value;
 #if defined(__CORRAL_MANAGED__)
-    __asm__("" : "+r"(bits));
-#endif
+    uintptr_t bits;
+    __asm__("" : "=r"(bits) : "0"(value));
     return bits;
+#else
+    return (uintptr_t)value;
+#endif
 }
 
 static inline __attribute__((always_inline)) unsigned corral_tag_of(corral_tag_scheme scheme,
