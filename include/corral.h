@@ -278,6 +278,17 @@ CORRAL_LEAF corral_handle corral_handle_new(corral_ref object);
 CORRAL_LEAF void corral_global_root_add(corral_ref *slot);
 CORRAL_LEAF void corral_global_root_remove(corral_ref *slot);
 
+/* The same roots for tagged words (corral/tagged.h), read under the declared
+ * tag scheme: an immediate is left as it is, a reference is kept alive and
+ * relocated with its tag. Read and write them as corral_value slots; a
+ * tagged word in a plain handle or global is taken for a reference (the
+ * verifier names it). Without a declared scheme these are fatal errors. */
+typedef corral_value *corral_value_handle;
+CORRAL_LEAF corral_value_handle corral_handle_new_value(corral_value value);
+/* slot: 8-byte aligned; removed with corral_global_value_root_remove. */
+CORRAL_LEAF void corral_global_value_root_add(corral_value *slot);
+CORRAL_LEAF void corral_global_value_root_remove(corral_value *slot);
+
 /* Weak handles: cleared (get returns NULL) once the target is unreachable. */
 typedef struct corral_weak corral_weak;
 CORRAL_LEAF corral_weak *corral_weak_new(corral_ref object);

@@ -524,7 +524,7 @@ static inline __attribute__((always_inline)) void forward_tagged_slot(void **slo
         object_slot_retarget(slot, moved, tag);
 }
 
-/* A plain reference slot: roots, handles, what trace hooks hand over. */
+/* A plain reference slot a trace hook hands over. */
 static inline __attribute__((always_inline)) void forward_slot(void **slot, void *context)
 {
     forward_tagged_slot(slot, 0, context);
@@ -568,7 +568,7 @@ static void update_thread_roots(unsigned worker, size_t first, size_t end, void 
     for (size_t i = first; i < end; i++) {
         corral_thread *thread = update->stop->threads[i];
         walker_update_roots_from_stw(thread, forward_root);
-        roots_visit_handles_from_stw(thread, forward_slot, NULL);
+        roots_visit_handles_from_stw(thread, forward_tagged_slot, NULL);
     }
 }
 
@@ -585,7 +585,7 @@ static void update_phase(unsigned worker, void *context)
     update_context *update = context;
     gc_parallel_for(&update->threads, worker, update_thread_roots, update);
     if (worker == 0)
-        roots_visit_globals_from_stw(forward_slot, NULL);
+        roots_visit_globals_from_stw(forward_tagged_slot, NULL);
     gc_parallel_for(&update->regions, worker, update_regions, update);
     gc_parallel_for(&update->large, worker, update_large_objects, update);
 }

@@ -122,8 +122,8 @@ typedef struct slot_visit {
     uint64_t depth;
 } slot_visit;
 
-/* An element of an array's later slice, a remembered slot: its child goes
- * to the deque. Inlined into the slot walk. */
+/* An element of an array's later slice, a remembered slot, a root (handle,
+ * global): its child goes to the deque. Inlined into the slot walk. */
 static inline __attribute__((always_inline)) void mark_tagged_slot(void **slot, uintptr_t tag,
                                                                    void *context)
 {
@@ -131,7 +131,7 @@ static inline __attribute__((always_inline)) void mark_tagged_slot(void **slot, 
     mark_push(visit->worker, object_slot_target(slot, tag), visit->depth);
 }
 
-/* A root slot, a slot a trace hook hands over: a plain reference. */
+/* A slot a trace hook hands over: a plain reference. */
 static inline __attribute__((always_inline)) void mark_slot(void **slot, void *context)
 {
     mark_tagged_slot(slot, 0, context);
@@ -370,7 +370,7 @@ static void mark_thread_roots(unsigned worker, size_t first, size_t end, void *c
         thread_roots *roots = &thread->roots;
         for (size_t r = 0; r < roots->base_count; r++)
             mark_push(worker, tagged_root_object(*roots->bases[r]), 0);
-        roots_visit_handles_from_stw(thread, mark_slot, &visit);
+        roots_visit_handles_from_stw(thread, mark_tagged_slot, &visit);
     }
 }
 
@@ -381,7 +381,7 @@ static void mark_phase(unsigned worker, void *context)
         gc_parallel_for(&mark->threads, worker, mark_thread_roots, mark);
         if (worker == 0) {
             slot_visit visit = {worker, 0};
-            roots_visit_globals_from_stw(mark_slot, &visit);
+            roots_visit_globals_from_stw(mark_tagged_slot, &visit);
         }
         if (mark->minor) {
             gc_parallel_for(&mark->cards, worker, mark_card_chunks, mark);

@@ -7,7 +7,9 @@
 #include <urcu/list.h>
 
 #include "fatal.h"
+#include "object.h"
 #include "ptr_table.h"
+#include "tagged.h"
 #include "vec.h"
 
 /* ---------------------------------------------------------------- handles */
@@ -55,11 +57,13 @@ void corral_handle_scope_close(corral_handle_scope scope)
     self->handle_scope_depth--;
 }
 
-corral_handle corral_handle_new(corral_ref object)
+/* A new slot in the innermost scope holding word; tagged: read under the
+ * tag scheme (a bit per slot, since a tagged word cannot say so itself). */
+static void **new_handle_slot(const char *call, void *word, bool tagged)
 {
-    corral_thread *self = require_managed("corral_handle_new");
+    corral_thread *self = require_managed(call);
     if (self->handle_scope_depth == 0)
-        CORRAL_FATAL("corral_handle_new: %s has no open handle scope", self->name);
+        CORRAL_FATAL("%s: %s has no open handle scope", call, self->name);
     handle_block *block = self->handles;
     if (block->used == HANDLE_BLOCK_SLOTS) {
         if (!block->newer) {
@@ -69,17 +73,52 @@ corral_handle corral_handle_new(corral_ref object)
         block->used = 0;
         self->handles = block;
     }
-    void **slot = &block->slots[block->used++];
-    *slot = (void *)object;
-    return slot;
+    uint32_t index = block->used++;
+    uint64_t bit = UINT64_C(1) << (index % 64);
+    if (tagged)
+        block->tagged[index / 64] |= bit;
+    else
+        block->tagged[index / 64] &= ~bit; /* slots are reused after scopes close */
+    block->slots[index] = word;
+    return &block->slots[index];
 }
 
-void roots_visit_handles_from_stw(corral_thread *thread, corral_visit_fn visit, void *context)
+corral_handle corral_handle_new(corral_ref object)
+{
+    return new_handle_slot("corral_handle_new", (void *)object, false);
+}
+
+/* Tagged roots need the scheme to be read; without one they are a misuse. */
+static void require_tag_scheme(const char *call)
+{
+    if (!tagged_scheme_declared)
+        CORRAL_FATAL("%s: no tag scheme was declared (corral_options.tag_scheme at "
+                     "corral_init), so a root cannot hold tagged words",
+                     call);
+}
+
+corral_value_handle corral_handle_new_value(corral_value value)
+{
+    require_tag_scheme("corral_handle_new_value");
+    return (corral_value_handle)new_handle_slot("corral_handle_new_value", (void *)value, true);
+}
+
+/* A root slot: a tagged one under the scheme (immediates and nulls are not
+ * visited), a plain one with tag 0 when it is not null. */
+static void visit_root_slot(void **slot, bool tagged, object_slot_fn visit, void *context)
+{
+    if (tagged)
+        object_visit_tagged_slot(slot, visit, context);
+    else if (*slot)
+        visit(slot, 0, context);
+}
+
+void roots_visit_handles_from_stw(corral_thread *thread, object_slot_fn visit, void *context)
 {
     for (handle_block *block = thread->handles; block; block = block->older)
         for (uint32_t i = 0; i < block->used; i++)
-            if (block->slots[i])
-                visit(&block->slots[i], context);
+            visit_root_slot(&block->slots[i], (block->tagged[i / 64] >> (i % 64)) & 1, visit,
+                            context);
 }
 
 /* ----------------------------------------------------- pointer lists */
@@ -113,7 +152,10 @@ static bool pointer_list_remove(pointer_list *list, void *item)
     return found;
 }
 
-static pointer_list global_roots = {.lock = PTHREAD_MUTEX_INITIALIZER}; /* slot addresses */
+/* Slot addresses; bit 0 set on the address of a slot holding tagged words
+ * (slots are 8-byte aligned, so the bit is free). */
+static pointer_list global_roots = {.lock = PTHREAD_MUTEX_INITIALIZER};
+#define GLOBAL_ROOT_TAGGED ((uintptr_t)1)
 
 void corral_global_root_add(corral_ref *slot)
 {
@@ -123,7 +165,26 @@ void corral_global_root_add(corral_ref *slot)
 void corral_global_root_remove(corral_ref *slot)
 {
     if (!pointer_list_remove(&global_roots, (void *)slot))
-        CORRAL_FATAL("corral_global_root_remove: slot %p was never added", (void *)slot);
+        CORRAL_FATAL("corral_global_root_remove: slot %p was never added with "
+                     "corral_global_root_add",
+                     (void *)slot);
+}
+
+void corral_global_value_root_add(corral_value *slot)
+{
+    require_tag_scheme("corral_global_value_root_add");
+    if ((uintptr_t)slot & 7)
+        CORRAL_FATAL("corral_global_value_root_add: slot %p is not 8-byte aligned",
+                     (void *)slot);
+    pointer_list_add(&global_roots, (void *)((uintptr_t)slot | GLOBAL_ROOT_TAGGED));
+}
+
+void corral_global_value_root_remove(corral_value *slot)
+{
+    if (!pointer_list_remove(&global_roots, (void *)((uintptr_t)slot | GLOBAL_ROOT_TAGGED)))
+        CORRAL_FATAL("corral_global_value_root_remove: slot %p was never added with "
+                     "corral_global_value_root_add",
+                     (void *)slot);
 }
 
 /* ------------------------------------------------------------------- weak */
@@ -248,11 +309,11 @@ bool roots_is_pinned_from_stw(const void *object)
     return pinned;
 }
 
-static void visit_pin_slots(corral_visit_fn visit, void *context)
+static void visit_pin_slots(object_slot_fn visit, void *context)
 {
     pthread_mutex_lock(&pin_lock);
     PTR_TABLE_FOR_EACH(entry, &pins)
-        visit(&entry->key, context); /* a pinned object never moves: read-only in effect */
+        visit(&entry->key, 0, context); /* a pinned object never moves: read-only in effect */
     pthread_mutex_unlock(&pin_lock);
 }
 
@@ -316,16 +377,18 @@ void roots_run_finalizers(void)
     }
 }
 
-void roots_visit_globals_from_stw(corral_visit_fn visit, void *context)
+void roots_visit_globals_from_stw(object_slot_fn visit, void *context)
 {
     pthread_mutex_lock(&global_roots.lock);
-    for (size_t i = 0; i < global_roots.pointers.count; i++)
-        if (*(void **)global_roots.pointers.items[i])
-            visit((void **)global_roots.pointers.items[i], context);
+    for (size_t i = 0; i < global_roots.pointers.count; i++) {
+        uintptr_t entry = (uintptr_t)global_roots.pointers.items[i];
+        visit_root_slot((void **)(entry & ~GLOBAL_ROOT_TAGGED), entry & GLOBAL_ROOT_TAGGED, visit,
+                        context);
+    }
     pthread_mutex_unlock(&global_roots.lock);
     visit_pin_slots(visit, context);
     pthread_mutex_lock(&finalize_queue.lock);
     for (size_t i = 0; i < finalize_queue.pointers.count; i++)
-        visit(&finalize_queue.pointers.items[i], context);
+        visit(&finalize_queue.pointers.items[i], 0, context);
     pthread_mutex_unlock(&finalize_queue.lock);
 }

@@ -13,13 +13,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "object.h"
 #include "thread.h"
 
 /* Strong roots other than stacks: globals, pinned objects, the finalization
- * queue. visit gets the address of each slot (never NULL slots). */
-void roots_visit_globals_from_stw(corral_visit_fn visit, void *context);
-/* The handles of one thread. */
-void roots_visit_handles_from_stw(corral_thread *thread, corral_visit_fn visit, void *context);
+ * queue. visit gets each slot as the slot walk does (object.h): plain slots
+ * with tag 0 and never when null; slots of tagged roots under the scheme,
+ * never for an immediate or a null. */
+void roots_visit_globals_from_stw(object_slot_fn visit, void *context);
+/* The handles of one thread, visited the same way. */
+void roots_visit_handles_from_stw(corral_thread *thread, object_slot_fn visit, void *context);
 
 /* Calls fn on every pinned object (to keep their regions in place). */
 void roots_for_each_pinned_from_stw(void (*fn)(void *object, void *context), void *context);

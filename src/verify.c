@@ -223,7 +223,7 @@ static void check_tagged_slot(void **slot, uintptr_t tag, void *context)
         VEC_PUSH(v->stack, reference);
 }
 
-/* A plain reference slot: a handle, a global, what a trace hook hands over. */
+/* A plain reference slot a trace hook hands over. */
 static void check_slot(void **slot, void *context)
 {
     check_tagged_slot(slot, 0, context);
@@ -246,7 +246,7 @@ static void check_thread(verifier *v, corral_thread *thread)
     for (size_t i = 0; i < roots->base_count; i++)
         check_stack_slot(v, roots->bases[i]);
     v->where = "handle of a stopped thread";
-    roots_visit_handles_from_stw(thread, check_slot, v);
+    roots_visit_handles_from_stw(thread, check_tagged_slot, v);
 }
 
 static void scan(verifier *v, void *object)
@@ -278,7 +278,7 @@ uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
         check_thread(&v, cycle->stop->threads[i]);
     v.where = "global root, pin or finalization entry";
     v.where_object = NULL;
-    roots_visit_globals_from_stw(check_slot, &v);
+    roots_visit_globals_from_stw(check_tagged_slot, &v);
     while (v.stack.count)
         scan(&v, v.stack.items[--v.stack.count]);
     clear_visited(&v);

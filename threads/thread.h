@@ -79,13 +79,17 @@ typedef struct managed_segment {
     uintptr_t outer_cfa;          /* CFA of this segment's outermost managed frame */
 } managed_segment;
 
-enum { HANDLE_BLOCK_SLOTS = 254 };
+enum { HANDLE_BLOCK_SLOTS = 250 };
 
+/* Written only by the owning thread while MANAGED; read by the collector
+ * with the world stopped (the stop orders the writes before the reads). */
 typedef struct handle_block {
     struct handle_block *older;
     struct handle_block *newer; /* kept for reuse after scopes close */
     uint32_t used;
     void *slots[HANDLE_BLOCK_SLOTS];
+    /* Bit i set: slot i holds a tagged word (corral_handle_new_value). */
+    uint64_t tagged[(HANDLE_BLOCK_SLOTS + 63) / 64];
 } handle_block;
 
 /* A derived pointer's slot and the slot of the base it points into. */

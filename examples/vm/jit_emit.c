@@ -1,5 +1,7 @@
 /* jit_emit.c — a tiny program as LLVM IR, written for the corral pass:
- *   - every value is a `ptr addrspace(1)` (a reference the pass tracks);
+ *   - every value is a `ptr addrspace(1)`: a tagged word (value.h), which
+ *     the pass keeps in the stackmaps and corral reads under the tag scheme,
+ *     so an integer is `inttoptr (n << 1 | 1)` and never allocates;
  *   - allocation is corral/alloc.h's TLAB bump, inline, with a call to
  *     corral_alloc_slow (a runtime safepoint call) when the TLAB is full;
  *   - C helpers that never block nor collect are called directly and may
@@ -20,7 +22,9 @@ typedef struct emitter {
     LLVMModuleRef module;
     LLVMBuilderRef builder;
     LLVMTypeRef i1, i8, i64, ptr, ref, void_type;
-    LLVMValueRef int_type, pair_type, string_type; /* the corral_type descriptors */
+    LLVMValueRef pair_type, string_type; /* the corral_type descriptors */
+    LLVMValueRef opaque_bits; /* inline asm "": ref -> i64, see emit_untag_int */
+    LLVMTypeRef opaque_bits_type;
     LLVMValueRef *functions; /* per tiny function, by index */
     LLVMTypeRef *function_types;
     /* Declarations of what compiled code calls, with their types. */
@@ -113,40 +117,38 @@ static LLVMValueRef emit_alloc_string(emitter *e, LLVMValueRef length)
     return call(e, e->alloc_slow_type, e->alloc_slow, args, 2, "string");
 }
 
-static LLVMValueRef emit_box(emitter *e, LLVMValueRef value)
+/* The integer value n << 1 | 1 (corral_tag_int in IR): no allocation. */
+static LLVMValueRef emit_tag_int(emitter *e, LLVMValueRef n)
 {
-    LLVMValueRef box = emit_alloc(e, e->int_type, sizeof(tiny_int));
-    LLVMBuildStore(e->builder, value, field_address(e, box, TINY_INT_VALUE_OFFSET));
-    return box;
+    LLVMValueRef word = LLVMBuildOr(e->builder, LLVMBuildShl(e->builder, n, constant(e, 1), ""),
+                                    constant(e, 1), "");
+    return LLVMBuildIntToPtr(e->builder, word, e->ref, "int");
 }
 
-static LLVMValueRef emit_unbox(emitter *e, LLVMValueRef box)
+/* An integer value's payload (corral_untag_int in IR): an empty asm turns
+ * the word into its bits, so the pass sees an integer that is no address
+ * and lets it live across safepoints. A ptrtoint would be an integer made
+ * from a reference, which optimisation may share between two untags on
+ * either side of a call, and the pass then rejects. */
+static LLVMValueRef emit_untag_int(emitter *e, LLVMValueRef value)
 {
-    return load_field(e, e->i64, box, TINY_INT_VALUE_OFFSET);
+    LLVMValueRef bits = call(e, e->opaque_bits_type, e->opaque_bits, &value, 1, "");
+    return LLVMBuildAShr(e->builder, bits, constant(e, 1), "n");
 }
 
-/* condition ? 1 : nil, allocating only on the true side. */
+/* condition ? 1 : nil: both are words, no allocation. */
 static LLVMValueRef emit_truth(emitter *e, LLVMValueRef condition)
 {
-    LLVMBasicBlockRef from = LLVMGetInsertBlock(e->builder);
-    LLVMBasicBlockRef yes = new_block(e, "true"), done = new_block(e, "truth");
-    LLVMBuildCondBr(e->builder, condition, yes, done);
-    LLVMPositionBuilderAtEnd(e->builder, yes);
-    LLVMValueRef one = emit_box(e, constant(e, 1));
-    LLVMBasicBlockRef yes_end = LLVMGetInsertBlock(e->builder);
-    LLVMBuildBr(e->builder, done);
-    LLVMPositionBuilderAtEnd(e->builder, done);
-    LLVMValueRef result = LLVMBuildPhi(e->builder, e->ref, "truth");
-    LLVMAddIncoming(result, (LLVMValueRef[]){one, LLVMConstNull(e->ref)},
-                    (LLVMBasicBlockRef[]){yes_end, from}, 2);
-    return result;
+    return LLVMBuildSelect(e->builder, condition, emit_tag_int(e, constant(e, 1)),
+                           LLVMConstNull(e->ref), "truth");
 }
 
-static LLVMValueRef emit_substring(emitter *e, LLVMValueRef string, LLVMValueRef start_box,
-                                   LLVMValueRef end_box)
+static LLVMValueRef emit_substring(emitter *e, LLVMValueRef string, LLVMValueRef start_value,
+                                   LLVMValueRef end_value)
 {
-    LLVMValueRef start = emit_unbox(e, start_box);
-    LLVMValueRef length = LLVMBuildSub(e->builder, emit_unbox(e, end_box), start, "length");
+    LLVMValueRef start = emit_untag_int(e, start_value);
+    LLVMValueRef end = emit_untag_int(e, end_value);
+    LLVMValueRef length = LLVMBuildSub(e->builder, end, start, "length");
     LLVMValueRef result = emit_alloc_string(e, length);
     /* string is used after the allocation: the pass relocates it there. */
     LLVMValueRef source = LLVMBuildGEP2(
@@ -157,9 +159,9 @@ static LLVMValueRef emit_substring(emitter *e, LLVMValueRef string, LLVMValueRef
     return result;
 }
 
-static LLVMValueRef emit_line(emitter *e, LLVMValueRef k_box)
+static LLVMValueRef emit_line(emitter *e, LLVMValueRef k_value)
 {
-    LLVMValueRef k = emit_unbox(e, k_box);
+    LLVMValueRef k = emit_untag_int(e, k_value);
     LLVMValueRef length = call(e, e->line_length_type, e->line_length, &k, 1, "line.length");
     LLVMBasicBlockRef from = LLVMGetInsertBlock(e->builder);
     LLVMBasicBlockRef present = new_block(e, "line.present"), done = new_block(e, "line.done");
@@ -176,22 +178,34 @@ static LLVMValueRef emit_line(emitter *e, LLVMValueRef k_box)
     return result;
 }
 
+/* The operators on two integers: payloads in, a value out. */
+static LLVMValueRef emit_arithmetic(emitter *e, tiny_builtin op, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMBuilderRef b = e->builder;
+    switch (op) {
+    case TINY_ADD:
+        return emit_tag_int(e, LLVMBuildAdd(b, x, y, ""));
+    case TINY_SUBTRACT:
+        return emit_tag_int(e, LLVMBuildSub(b, x, y, ""));
+    case TINY_MULTIPLY:
+        return emit_tag_int(e, LLVMBuildMul(b, x, y, ""));
+    case TINY_LESS:
+        return emit_truth(e, LLVMBuildICmp(b, LLVMIntSLT, x, y, ""));
+    default: /* TINY_EQUAL */
+        return emit_truth(e, LLVMBuildICmp(b, LLVMIntEQ, x, y, ""));
+    }
+}
+
 static LLVMValueRef emit_builtin(emitter *e, tiny_builtin op, LLVMValueRef *a)
 {
     LLVMBuilderRef b = e->builder;
     switch (op) {
     case TINY_ADD:
-        return emit_box(e, LLVMBuildAdd(b, emit_unbox(e, a[0]), emit_unbox(e, a[1]), ""));
     case TINY_SUBTRACT:
-        return emit_box(e, LLVMBuildSub(b, emit_unbox(e, a[0]), emit_unbox(e, a[1]), ""));
     case TINY_MULTIPLY:
-        return emit_box(e, LLVMBuildMul(b, emit_unbox(e, a[0]), emit_unbox(e, a[1]), ""));
     case TINY_LESS:
-        return emit_truth(
-            e, LLVMBuildICmp(b, LLVMIntSLT, emit_unbox(e, a[0]), emit_unbox(e, a[1]), ""));
     case TINY_EQUAL:
-        return emit_truth(
-            e, LLVMBuildICmp(b, LLVMIntEQ, emit_unbox(e, a[0]), emit_unbox(e, a[1]), ""));
+        return emit_arithmetic(e, op, emit_untag_int(e, a[0]), emit_untag_int(e, a[1]));
     case TINY_PAIR: {
         LLVMValueRef pair = emit_alloc(e, e->pair_type, sizeof(tiny_pair));
         LLVMBuildStore(b, a[0], field_address(e, pair, TINY_PAIR_HEAD_OFFSET));
@@ -205,21 +219,23 @@ static LLVMValueRef emit_builtin(emitter *e, tiny_builtin op, LLVMValueRef *a)
     case TINY_IS_NIL:
         return emit_truth(e, LLVMBuildICmp(b, LLVMIntEQ, a[0], LLVMConstNull(e->ref), ""));
     case TINY_LENGTH:
-        return emit_box(e, load_field(e, e->i64, a[0], TINY_STRING_LENGTH_OFFSET));
+        return emit_tag_int(e, load_field(e, e->i64, a[0], TINY_STRING_LENGTH_OFFSET));
     case TINY_BYTE: {
-        LLVMValueRef index = emit_unbox(e, a[1]);
+        LLVMValueRef index = emit_untag_int(e, a[1]);
         LLVMValueRef address = LLVMBuildGEP2(
             b, e->i8, field_address(e, a[0], TINY_STRING_BYTES_OFFSET), &index, 1, "");
-        return emit_box(e, LLVMBuildZExt(b, LLVMBuildLoad2(b, e->i8, address, ""), e->i64, ""));
+        LLVMValueRef byte = LLVMBuildLoad2(b, e->i8, address, "");
+        return emit_tag_int(e, LLVMBuildZExt(b, byte, e->i64, ""));
     }
     case TINY_SUBSTRING:
         return emit_substring(e, a[0], a[1], a[2]);
     case TINY_COMPARE:
-        return emit_box(e, call(e, e->string_compare_type, e->string_compare, a, 2, "order"));
+        return emit_tag_int(
+            e, call(e, e->string_compare_type, e->string_compare, a, 2, "order"));
     case TINY_LINE:
         return emit_line(e, a[0]);
     case TINY_PRINT: {
-        LLVMValueRef value = emit_unbox(e, a[0]);
+        LLVMValueRef value = emit_untag_int(e, a[0]);
         call(e, e->print_type, e->print, &value, 1, "");
         return a[0];
     }
@@ -259,7 +275,7 @@ static LLVMValueRef emit(emitter *e, const tiny_node *node)
     LLVMValueRef args[TINY_MAX_ARGS];
     switch (node->kind) {
     case TINY_NODE_INTEGER:
-        return emit_box(e, constant(e, node->value));
+        return emit_tag_int(e, constant(e, node->value));
     case TINY_NODE_NIL:
         return LLVMConstNull(e->ref);
     case TINY_NODE_LOCAL:
@@ -298,7 +314,7 @@ static void emit_function(emitter *e, int index, const tiny_function *function)
     LLVMBuildRet(e->builder, emit(e, function->body));
 }
 
-/* ptr tiny_entry(ptr call): box the C arguments, call, unbox the result. */
+/* ptr tiny_entry(ptr call): tag the C arguments, call, untag the result. */
 static void emit_entry(emitter *e, int index, const tiny_function *function)
 {
     LLVMTypeRef type = LLVMFunctionType(e->ptr, &e->ptr, 1, 0);
@@ -307,10 +323,11 @@ static void emit_entry(emitter *e, int index, const tiny_function *function)
     LLVMValueRef c_args = load_field(e, e->ptr, call_record, offsetof(tiny_jit_call, args));
     LLVMValueRef args[TINY_MAX_ARGS];
     for (int i = 0; i < function->param_count; i++)
-        args[i] = emit_box(e, load_field(e, e->i64, c_args, (int64_t)(i * sizeof(int64_t))));
+        args[i] =
+            emit_tag_int(e, load_field(e, e->i64, c_args, (int64_t)(i * sizeof(int64_t))));
     LLVMValueRef result = call(e, e->function_types[index], e->functions[index], args,
                                (unsigned)function->param_count, "result");
-    LLVMBuildStore(e->builder, emit_unbox(e, result),
+    LLVMBuildStore(e->builder, emit_untag_int(e, result),
                    field_address(e, call_record, offsetof(tiny_jit_call, result)));
     LLVMBuildRet(e->builder, LLVMConstNull(e->ptr));
 }
@@ -330,8 +347,10 @@ static void declare_runtime(emitter *e)
     unsigned memcpy_id = LLVMLookupIntrinsicID("llvm.memcpy", 11);
     e->memcpy = LLVMGetIntrinsicDeclaration(e->module, memcpy_id, memcpy_params, 3);
     e->memcpy_type = LLVMIntrinsicGetType(e->context, memcpy_id, memcpy_params, 3);
+    e->opaque_bits_type = LLVMFunctionType(e->i64, &e->ref, 1, 0);
+    e->opaque_bits = LLVMGetInlineAsm(e->opaque_bits_type, "", 0, "=r,0", 4, 0, 0,
+                                      LLVMInlineAsmDialectATT, 0);
     /* The type descriptors, resolved by the JIT's symbol table. */
-    e->int_type = LLVMAddGlobal(e->module, e->i8, "tiny_int_type");
     e->pair_type = LLVMAddGlobal(e->module, e->i8, "tiny_pair_type");
     e->string_type = LLVMAddGlobal(e->module, e->i8, "tiny_string_type");
 }

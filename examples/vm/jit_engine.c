@@ -55,7 +55,6 @@ static const jit_symbol jit_symbols[] = {
     {CORRAL_ABI_PIN_FOR_CALL, (void *)corral_pin_for_call, 1},
     {CORRAL_ABI_UNPIN_AFTER_CALL, (void *)corral_unpin_after_call, 1},
     {"corral_alloc_slow", (void *)corral_alloc_slow, 0},
-    {"tiny_int_type", (void *)&tiny_int_type, 0},
     {"tiny_pair_type", (void *)&tiny_pair_type, 0},
     {"tiny_string_type", (void *)&tiny_string_type, 0},
     {"tiny_jit_current_tlab", (void *)tiny_jit_current_tlab, 1},

@@ -14,6 +14,7 @@
 #include "io.h"
 #include "programs.h"
 #include "run.h"
+#include "value.h"
 
 static const char usage[] =
     "usage: corral-demo [--threads N] [--scale N] [--path interpreter|jit|both]\n"
@@ -95,7 +96,8 @@ int main(int argc, char **argv)
     demo_options options = parse_arguments(argc, argv);
     /* Several GC workers and a small first heap, so the demo collects often;
      * CORRAL_* variables override both. */
-    corral_options gc_options = {.gc_threads = 4, .heap_min = 4 << 20};
+    corral_options gc_options = {.gc_threads = 4, .heap_min = 4 << 20,
+                                 .tag_scheme = &tiny_tag_scheme};
     if (corral_init(&gc_options) != 0)
         return 2; /* corral_init printed what is wrong */
     if (corral_thread_attach() != 0) {

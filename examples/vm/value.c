@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const uint32_t pair_refs[] = {offsetof(tiny_pair, head), offsetof(tiny_pair, tail)};
+static const uint32_t pair_values[] = {offsetof(tiny_pair, head), offsetof(tiny_pair, tail)};
 
-const corral_type tiny_int_type = CORRAL_LEAF_TYPE("int", tiny_int);
-const corral_type tiny_pair_type = CORRAL_STRUCT_TYPE("pair", tiny_pair, pair_refs);
+const corral_tag_scheme tiny_tag_scheme = CORRAL_TAG_SCHEME_OCAML;
+const corral_type tiny_pair_type =
+    CORRAL_TAGGED_STRUCT_TYPE("pair", tiny_pair, 0, NULL, 2, pair_values);
 const corral_type tiny_string_type = CORRAL_DATA_ARRAY_TYPE("string", char);
 
 _Noreturn void tiny_fatal(const char *format, ...)
@@ -23,14 +24,7 @@ _Noreturn void tiny_fatal(const char *format, ...)
     exit(2);
 }
 
-corral_ref tiny_int_new(int64_t value)
-{
-    tiny_int *box = corral_alloc(&tiny_int_type);
-    box->value = value;
-    return box;
-}
-
-corral_ref tiny_pair_new(corral_handle head, corral_handle tail)
+corral_value tiny_pair_new(corral_value_handle head, corral_value_handle tail)
 {
     tiny_pair *pair = corral_alloc(&tiny_pair_type);
     /* Read the handles after the allocation: it may have moved their targets.
@@ -40,14 +34,14 @@ corral_ref tiny_pair_new(corral_handle head, corral_handle tail)
     return pair;
 }
 
-corral_ref tiny_string_new(const char *bytes, size_t length)
+corral_value tiny_string_new(const char *bytes, size_t length)
 {
     tiny_string *string = corral_alloc_array(&tiny_string_type, length);
     memcpy(string->bytes, bytes, length);
     return string;
 }
 
-corral_ref tiny_substring(corral_handle string, int64_t start, int64_t end)
+corral_value tiny_substring(corral_value_handle string, int64_t start, int64_t end)
 {
     int64_t length = (int64_t)tiny_as_string(*string, "substring")->header.length;
     if (start < 0 || start > end || end > length)
@@ -58,30 +52,37 @@ corral_ref tiny_substring(corral_handle string, int64_t start, int64_t end)
     return result;
 }
 
-static const char *kind_name(corral_ref value)
+static const char *kind_name(corral_value value)
 {
+    if (corral_is_immediate(TINY_TAG_SCHEME, value))
+        return "an integer";
     return value ? ((corral_header *)value)->type->name : "nil";
 }
 
-int64_t tiny_int_value(corral_ref value, const char *operation)
+int64_t tiny_int_value(corral_value value, const char *operation)
 {
-    if (!value || ((corral_header *)value)->type != &tiny_int_type)
+    if (!corral_is_immediate(TINY_TAG_SCHEME, value))
         tiny_fatal("%s expects an integer, got %s", operation, kind_name(value));
-    return ((tiny_int *)value)->value;
+    return corral_untag_int(TINY_TAG_SCHEME, value);
 }
 
-tiny_pair *tiny_as_pair(corral_ref value, const char *operation)
+/* The object of a reference value of type; a fatal type error otherwise. */
+static void *as_object(corral_value value, const corral_type *type, const char *operation)
 {
-    if (!value || ((corral_header *)value)->type != &tiny_pair_type)
-        tiny_fatal("%s expects a pair, got %s", operation, kind_name(value));
+    if (!value || corral_is_immediate(TINY_TAG_SCHEME, value) ||
+        ((corral_header *)value)->type != type)
+        tiny_fatal("%s expects a %s, got %s", operation, type->name, kind_name(value));
     return value;
 }
 
-tiny_string *tiny_as_string(corral_ref value, const char *operation)
+tiny_pair *tiny_as_pair(corral_value value, const char *operation)
 {
-    if (!value || ((corral_header *)value)->type != &tiny_string_type)
-        tiny_fatal("%s expects a string, got %s", operation, kind_name(value));
-    return value;
+    return as_object(value, &tiny_pair_type, operation);
+}
+
+tiny_string *tiny_as_string(corral_value value, const char *operation)
+{
+    return as_object(value, &tiny_string_type, operation);
 }
 
 int64_t tiny_string_compare(const tiny_string *a, const tiny_string *b)

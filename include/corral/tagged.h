@@ -19,7 +19,9 @@
  * compiled code live across a safepoint (its stack slots carry no type, so
  * under a scheme whose tag 0 marks immediates, as V8's, an untagged
  * reference there reads as an immediate: tag it before the next safepoint).
- * Plain reference fields, handles and globals hold untagged references.
+ * Plain reference fields, handles and globals hold untagged references;
+ * corral_handle_new_value and corral_global_value_root_add (corral.h) make
+ * roots whose slots are read under the scheme.
  * Store tagged words into the heap like references (corral_store_ref in
  * plain C; managed C gets the barrier from the pass).
  */
@@ -53,16 +55,20 @@ static inline __attribute__((always_inline)) unsigned corral_tag_bits(corral_tag
 
 /* The word's bits as an integer, for an immediate's payload: valid across
  * a safepoint, unlike a reference's address bits. In managed code an empty
- * asm tells the pass the integer is no address (its checks reject an
- * integer made from a reference live across a safepoint); it emits no
- * instruction, but the compiler learns nothing through it. */
+ * asm takes the word itself and gives the integer, so the pass sees no
+ * integer made from a reference (its checks reject one live across a
+ * safepoint; a cast before the asm would be one, and optimisation shares it
+ * between two untags on either side of a call). It emits no instruction,
+ * but the compiler learns nothing through it. */
 static inline __attribute__((always_inline)) uintptr_t corral_value_bits(corral_value value)
 {
-    uintptr_t bits = (uintptr_t)value;
 #if defined(__CORRAL_MANAGED__)
-    __asm__("" : "+r"(bits));
-#endif
+    uintptr_t bits;
+    __asm__("" : "=r"(bits) : "0"(value));
     return bits;
+#else
+    return (uintptr_t)value;
+#endif
 }
 
 static inline __attribute__((always_inline)) unsigned corral_tag_of(corral_tag_scheme scheme,

@@ -5,7 +5,10 @@
  * collections and minor ones (a tagged young reference stored into an old
  * object with corral_store_ref dirties its card); the verifier names a
  * tagged word that is neither an immediate nor a reference to an object.
- * Each case runs in its own forked child. */
+ * Value handles and value globals (corral_handle_new_value,
+ * corral_global_value_root_add) do the same for roots, under stress and in
+ * minor collections, and their misuse is named. Each case runs in its own
+ * forked child. */
 #include <corral.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -86,16 +89,20 @@ static corral_value *elements(corral_ref array)
     return (corral_value *)((char *)array + sizeof(corral_array_header));
 }
 
+/* Element i, as element_ok expects it; may GC. */
+static corral_value element_value(long i)
+{
+    if (i % 2 == 0)
+        return corral_tag_int(scheme, i * 1000 - 5);
+    if (i % 7 == 0)
+        return corral_tag_ref(scheme, NULL);
+    return corral_tag_ref(scheme, new_cell(i));
+}
+
 static void fill(corral_handle array, long length)
 {
     for (long i = 0; i < length; i++) {
-        corral_value v;
-        if (i % 2 == 0)
-            v = corral_tag_int(scheme, i * 1000 - 5);
-        else if (i % 7 == 0)
-            v = corral_tag_ref(scheme, NULL);
-        else
-            v = corral_tag_ref(scheme, new_cell(i));
+        corral_value v = element_value(i);
         corral_store_ref(*array, &elements(*array)[i], v);
     }
 }
@@ -197,6 +204,74 @@ static void generational(void *arg)
     corral_handle_scope_close(scope);
 }
 
+/* ---- roots holding tagged words: corral_handle_new_value and
+ * corral_global_value_root_add, beside plain handles in the same blocks. */
+
+enum { ROOTS = 300 }; /* more than a handle block holds */
+static corral_value global_values[ROOTS];
+
+/* How many references among the roots moved since first (their words). */
+static long roots_moved(corral_value_handle *handles, const corral_value *first)
+{
+    long moved = 0;
+    for (long i = 0; i < ROOTS; i++)
+        moved += corral_is_ref(scheme, *handles[i]) && !corral_is_null(scheme, *handles[i]) &&
+                 *handles[i] != first[i];
+    return moved;
+}
+
+static void tagged_roots(void *arg)
+{
+    start(arg);
+    corral_handle_scope scope = corral_handle_scope_open();
+    /* Tagged slots that are freed and reused as plain ones below: under V8's
+     * scheme a plain (untagged) reference read as tagged is an immediate,
+     * left unrelocated, which the poison and the checks would catch. */
+    corral_handle_scope inner = corral_handle_scope_open();
+    for (long i = 0; i < ROOTS; i++)
+        corral_handle_new_value(corral_tag_int(scheme, i));
+    corral_handle_scope_close(inner);
+    corral_value_handle handles[ROOTS];
+    corral_handle plain[ROOTS];
+    static corral_value first[ROOTS];
+    for (long i = 0; i < ROOTS; i++) {
+        for (int g = 0; g < 20; g++)
+            new_cell(g); /* garbage between the survivors, so they slide */
+        plain[i] = corral_handle_new(new_cell(i));
+        handles[i] = corral_handle_new_value(element_value(i));
+        first[i] = *handles[i];
+        global_values[i] = element_value(i);
+        corral_global_value_root_add(&global_values[i]);
+    }
+    for (int round = 0; round < 6; round++) {
+        for (int i = 0; i < 3000; i++)
+            new_cell(i); /* garbage below the survivors, so they slide */
+        if (round % 2)
+            corral_collect();
+        else
+            corral_collect_young(); /* a full collection when not generational */
+    }
+    long bad_handles = 0, bad_globals = 0, bad_plain = 0;
+    for (long i = 0; i < ROOTS; i++) {
+        bad_handles += !element_ok(*handles[i], i);
+        bad_globals += !element_ok(global_values[i], i);
+        bad_plain += ((cell *)*plain[i])->plain != i;
+    }
+    is_int(bad_handles, 0, "tagged handles keep immediates and nulls, follow their objects");
+    is_int(bad_globals, 0, "global value roots keep immediates and nulls, follow their objects");
+    is_int(bad_plain, 0, "plain handles in slots that held tagged words are plain again");
+    long moved = roots_moved(handles, first);
+    ok(moved > ROOTS / 4, "%ld referenced objects moved under the tagged handles", moved);
+    corral_stats stats;
+    corral_get_stats(&stats);
+    if (getenv("CORRAL_GC_GENERATIONAL"))
+        ok(stats.minor_collections >= 3, "minor collections ran (%llu)",
+           (unsigned long long)stats.minor_collections);
+    for (long i = 0; i < ROOTS; i++)
+        corral_global_value_root_remove(&global_values[i]);
+    corral_handle_scope_close(scope);
+}
+
 /* Broken programs, each run under CORRAL_GC_VERIFY=before. A bad tagged
  * word: under the wide scheme one with tag 3 (neither) in cdr, under the
  * others a tagged reference to the inside of an object in car. */
@@ -226,6 +301,22 @@ static void store_without_barrier(void *context)
     corral_handle_scope_close(scope);
 }
 
+/* A tagged handle and a global value root holding bad words. */
+static void root_bad_word(void *context)
+{
+    start(context);
+    corral_handle_scope scope = corral_handle_scope_open();
+    static corral_value global;
+    corral_global_value_root_add(&global);
+    if (scheme.mask == wide.mask) {
+        corral_handle_new_value((corral_value)(uintptr_t)0x4563);
+    } else {
+        global = corral_tag_ref(scheme, (char *)new_cell(6) + 8);
+    }
+    corral_collect();
+    corral_handle_scope_close(scope);
+}
+
 static void expect_report(void (*program)(void *), const char *settings, const char *pattern,
                           const char *what)
 {
@@ -250,6 +341,24 @@ static void bad_schemes(void *context)
     }
 }
 
+/* Misused tagged roots: no scheme, a remove that names the wrong kind. */
+static void value_root_without_scheme(void *context)
+{
+    (void)context;
+    if (corral_init(NULL) != 0 || corral_thread_attach() != 0)
+        return;
+    corral_handle_scope_open();
+    corral_handle_new_value(NULL);
+}
+
+static void remove_plain_as_value(void *context)
+{
+    start(context);
+    static corral_ref global;
+    corral_global_root_add(&global);
+    corral_global_value_root_remove((corral_value *)&global);
+}
+
 static void tagged_type_without_scheme(void *context)
 {
     (void)context;
@@ -260,7 +369,7 @@ static void tagged_type_without_scheme(void *context)
 
 int main(void)
 {
-    plan(10);
+    plan(19);
     static const char *const cases[] = {
         "ocaml CORRAL_GC_STRESS=move-all,poison CORRAL_GC_VERIFY=before,after",
         "v8 CORRAL_GC_STRESS=move-all,poison CORRAL_GC_VERIFY=before,after",
@@ -277,6 +386,18 @@ int main(void)
     tap_subtest("v8 generational", 120, generational,
                 "v8 CORRAL_GC_GENERATIONAL=1 CORRAL_GC_PROMOTE_AFTER=1 "
                 "CORRAL_GC_VERIFY=before,after");
+    static const char *const root_cases[] = {
+        "ocaml CORRAL_GC_STRESS=move-all,poison CORRAL_GC_VERIFY=before,after",
+        "v8 CORRAL_GC_STRESS=move-all,poison CORRAL_GC_VERIFY=before,after",
+        "wide CORRAL_GC_STRESS=alloc:random:300,move-all,poison CORRAL_GC_VERIFY=after",
+        "ocaml CORRAL_GC_GENERATIONAL=1 CORRAL_GC_VERIFY=before,after CORRAL_GC_STRESS=poison",
+        "v8 CORRAL_GC_GENERATIONAL=1 CORRAL_GC_VERIFY=before,after CORRAL_GC_STRESS=poison",
+    };
+    char name[160];
+    for (int i = 0; i < 5; i++) {
+        snprintf(name, sizeof name, "tagged roots: %s", root_cases[i]);
+        tap_subtest(name, 120, tagged_roots, (void *)root_cases[i]);
+    }
 
     expect_report(store_bad_word, "wide CORRAL_GC_VERIFY=before",
                   "verify before gc 1: field of object 0x[0-9a-f]+ \\(slot 0x[0-9a-f]+\\) of type "
@@ -291,6 +412,22 @@ int main(void)
                   "missing write barrier: old object 0x[0-9a-f]+ of type cell holds young "
                   "0x[0-9a-f]+ in its slot at offset 24 ",
                   "a tagged store that skipped the barrier is named");
+    expect_report(root_bad_word, "wide CORRAL_GC_VERIFY=before",
+                  "verify before gc 1: handle of a stopped thread \\(nil\\) \\(slot 0x[0-9a-f]+\\) "
+                  "holds tagged word 0x4563: a tagged word that is neither an immediate nor a "
+                  "reference under the tag scheme",
+                  "the verifier names a tagged handle holding an invalid word");
+    expect_report(root_bad_word, "v8 CORRAL_GC_VERIFY=before",
+                  "global root, pin or finalization entry \\(nil\\) \\(slot 0x[0-9a-f]+\\) holds "
+                  "tagged word 0x[0-9a-f]+ \\(tag 1, object 0x[0-9a-f]+\\): no valid object header",
+                  "the verifier names a global value root that is not to an object start");
+    expect_report(value_root_without_scheme, "none",
+                  "corral_handle_new_value: no tag scheme was declared",
+                  "a tagged handle without a declared scheme is refused, saying why");
+    expect_report(remove_plain_as_value, "v8 ",
+                  "corral_global_value_root_remove: slot 0x[0-9a-f]+ was never added with "
+                  "corral_global_value_root_add",
+                  "removing a plain global as a value root names the mismatch");
 
     run_result r = run_child(bad_schemes, NULL, 30);
     static const char *const expected[] = {
