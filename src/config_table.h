@@ -141,7 +141,8 @@
       "memory a GC vacates stays inaccessible (PROT_NONE) for N GCs; a stale reference "   \
       "that touches it is reported (moved to where, or freed, by which GC) and aborts")   \
     S(stress_minor, "minor", FLAG, NULL, 0, "collection kind",                              \
-      "with CORRAL_GC_GENERATIONAL=1, every collection not explicitly major is minor")           \
+      "with CORRAL_GC_GENERATIONAL=1, every collection is minor until the old space "      \
+      "nearly fills the heap limit")                                                      \
     S(stress_mixed_major_one_in, "mixed", COUNT, "N", 4, "collection kind",                  \
       "with CORRAL_GC_GENERATIONAL=1, collections not explicitly major are minor, one "    \
       "in N (at random, from CORRAL_GC_SEED) major")

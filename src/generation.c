@@ -57,8 +57,14 @@ bool generation_choose_minor_from_stw(gc_want want)
     if (!enabled || want == GC_WANT_MAJOR)
         return false;
     stress_kind kind = stress_collection_kind();
-    if (kind != STRESS_KIND_POLICY)
-        return kind == STRESS_KIND_MINOR;
+    if (kind == STRESS_KIND_MAJOR)
+        return false;
+    /* Forced minor, until the old space leaves less than a quarter nursery
+     * under the limit: only a major collection lets the sizer raise the
+     * limit, and without one a growing old space would make the program
+     * collect ever more often. */
+    if (kind == STRESS_KIND_MINOR)
+        return corral_heap.live_after_gc + nursery / 4 < corral_heap.target;
     /* The old space grows by each minor collection's survivors: collect it
      * all once it fills three quarters of the heap limit. Until then the
      * nursery is at least the last quarter (generation_allocation_limit). */
