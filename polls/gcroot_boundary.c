@@ -20,11 +20,11 @@
  * their slots and the casts below cover the loads.
  *
  * So, before optimisation, each such cast in a gcroot function becomes a
- * call with a side effect no pass moves or folds; after it, the call becomes
- * `ptrtoint` + `inttoptr`, a base of its own for RS4GC (normalize.c), at the
- * place the frontend wrote the cast. The other direction (a reference to a
- * plain ptr) needs nothing: raw_pointers.c recomputes it from the reference
- * at each use.
+ * call with a side effect no pass moves or folds; after it, the call is a
+ * cast again at the place the frontend wrote it, which normalize.c makes
+ * `ptrtoint` + `inttoptr`, a base of its own for RS4GC. The other direction
+ * (a reference to a plain ptr) needs nothing: raw_pointers.c recomputes it
+ * from the reference at each use.
  */
 #include "pass.h"
 
@@ -149,16 +149,16 @@ void lower_gcroot_casts(polls_pass *pass)
     LLVMValueRef convert = LLVMGetNamedFunction(pass->module, REFERENCE_FUNCTION_NAME);
     if (!convert)
         return;
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);
+    /* A cast again, made a base of its own by normalize_function. */
     LLVMUseRef use;
     while ((use = LLVMGetFirstUse(convert))) {
         LLVMValueRef call = LLVMGetUser(use);
         LLVMPositionBuilderBefore(pass->builder, call);
-        LLVMValueRef address = LLVMBuildPtrToInt(pass->builder, LLVMGetOperand(call, 0), i64, "");
         char *name = xstrdup(value_name(call));
-        LLVMValueRef reference = LLVMBuildIntToPtr(pass->builder, address, LLVMTypeOf(call), name);
+        LLVMValueRef cast = LLVMBuildAddrSpaceCast(pass->builder, LLVMGetOperand(call, 0),
+                                                   LLVMTypeOf(call), name);
         free(name);
-        LLVMReplaceAllUsesWith(call, reference);
+        LLVMReplaceAllUsesWith(call, cast);
         LLVMInstructionEraseFromParent(call);
     }
     LLVMDeleteFunction(convert);

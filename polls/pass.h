@@ -253,7 +253,7 @@ void mark_gcroot_statepoints(polls_pass *pass);
  * inttoptr to address space 1) in a gcroot function becomes an opaque call,
  * so optimisation cannot keep the plain pointer live in its place. */
 void make_gcroot_casts_opaque(polls_pass *pass, LLVMValueRef function);
-/* After optimisation: those calls become ptrtoint + inttoptr, each a base. */
+/* After optimisation: those calls become casts again, where they are. */
 void lower_gcroot_casts(polls_pass *pass);
 
 /* ---- distance.c */
