@@ -80,27 +80,14 @@ static void *worker(void *failures)
 static void run_case(void *arg)
 {
     const gcroot_case *c = arg;
-    gcroot_run run = gcroot_run_threads(c->threads, c->settings, worker);
-    is_int(run.failures, 0, "%d thread(s), %s: every node and parent link right", c->threads,
-           c->settings);
     /* Under polls stress each poll site collects once; threads share them. */
     bool polls_only = strstr(c->settings, "polls") != NULL;
-    uint64_t least = !polls_only ? 10 : 2;
-    ok(run.collections >= least, "%llu collections ran (at least %llu)",
-       (unsigned long long)run.collections, (unsigned long long)least);
+    gcroot_check_case(c, worker, "every node and parent link right", !polls_only ? 10 : 2);
 }
-
-static const char *const settings[] = {
-    "CORRAL_GC_STRESS=alloc:97 CORRAL_GC_VERIFY=before,after",
-    "CORRAL_GC_STRESS=alloc:211,move-all,poison CORRAL_GC_VERIFY=before,after",
-    "CORRAL_GC_STRESS=polls,move-all,poison CORRAL_GC_VERIFY=before,after",
-};
-enum { SETTINGS = sizeof settings / sizeof settings[0] };
 
 int main(void)
 {
-    plan(2 * SETTINGS);
-    static gcroot_case cases[2 * SETTINGS];
-    gcroot_subtests(settings, SETTINGS, cases, run_case);
+    plan(2 * GCROOT_STRESS_SETTINGS);
+    gcroot_subtests(gcroot_stress_settings, GCROOT_STRESS_SETTINGS, run_case);
     return done_testing();
 }
