@@ -248,6 +248,14 @@ void promote_gcroot_slots(polls_pass *pass);
 /* After inlining polls: their statepoints get CORRAL_ABI_GCROOT_STATEPOINT_ID. */
 void mark_gcroot_statepoints(polls_pass *pass);
 
+/* ---- gcroot_boundary.c: references between gcroot code and managed code */
+/* Before optimisation: each plain pointer made a reference (addrspacecast or
+ * inttoptr to address space 1) in a gcroot function becomes an opaque call,
+ * so optimisation cannot keep the plain pointer live in its place. */
+void make_gcroot_casts_opaque(polls_pass *pass, LLVMValueRef function);
+/* After optimisation: those calls become casts again, where they are. */
+void lower_gcroot_casts(polls_pass *pass);
+
 /* ---- distance.c */
 /* Verifies every cycle holds a poll or statepoint and computes the poll
  * distance into report. */

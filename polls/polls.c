@@ -240,6 +240,7 @@ static void run_steps(polls_pass *pass)
                                                          : DEFAULT_PREPARE_PIPELINE;
     if (*prepare && run_pipeline(pass, prepare) != 0)
         return;
+    lower_gcroot_casts(pass);
     create_poll_function(pass);
     classify_functions(pass);
     if (pass->error_count)

@@ -340,6 +340,7 @@ void lower_shadow_stack_functions(polls_pass *pass)
         size_t errors = pass->error_count;
         lower_reads_and_writes(pass, function);
         clear_tail_calls(pass, function);
+        make_gcroot_casts_opaque(pass, function);
         /* Promoted mode keeps the gcroot calls (and so the gc, which the
          * verifier wants with them) through optimisation: gcroot_promoted.c. */
         if (pass->error_count == errors && !promoted)

@@ -57,11 +57,35 @@ typedef struct gcroot_case {
     const char *settings;
 } gcroot_case;
 
+/* Runs worker in c->threads threads under c->settings: it must count no
+ * failures (what names what it checks) and at least least collections run. */
+static TAP_UNUSED void gcroot_check_case(const gcroot_case *c, void *(*worker)(void *),
+                                         const char *what, uint64_t least)
+{
+    gcroot_run run = gcroot_run_threads(c->threads, c->settings, worker);
+    is_int(run.failures, 0, "%d thread(s), %s: %s", c->threads, c->settings, what);
+    ok(run.collections >= least, "%llu collections ran (at least %llu)",
+       (unsigned long long)run.collections, (unsigned long long)least);
+}
+
+/* The settings the gcroot programs run under (docs/gcroot.md, Tests). */
+static TAP_UNUSED const char *const gcroot_stress_settings[] = {
+    "CORRAL_GC_STRESS=alloc:97 CORRAL_GC_VERIFY=before,after",
+    "CORRAL_GC_STRESS=alloc:211,move-all,poison CORRAL_GC_VERIFY=before,after",
+    "CORRAL_GC_STRESS=polls,move-all,poison CORRAL_GC_VERIFY=before,after",
+};
+enum { GCROOT_STRESS_SETTINGS = sizeof gcroot_stress_settings / sizeof gcroot_stress_settings[0] };
+
+enum { GCROOT_MAX_SETTINGS = 8 };
+
 /* A forked subtest (with a timeout) of body per setting, in 1 and in 4
- * threads; cases has room for 2 * count. */
-static TAP_UNUSED void gcroot_subtests(const char *const *settings, int count, gcroot_case *cases,
+ * threads: 2 * count tests. */
+static TAP_UNUSED void gcroot_subtests(const char *const *settings, int count,
                                        void (*body)(void *))
 {
+    static gcroot_case cases[2 * GCROOT_MAX_SETTINGS];
+    if (count > GCROOT_MAX_SETTINGS)
+        bail_out("gcroot_subtests: %d settings, at most %d", count, GCROOT_MAX_SETTINGS);
     for (int s = 0; s < count; s++)
         for (int t = 0; t < 2; t++) {
             gcroot_case *c = &cases[s * 2 + t];

@@ -46,24 +46,13 @@ static void *worker(void *failures)
 static void run_case(void *arg)
 {
     const gcroot_case *c = arg;
-    gcroot_run run = gcroot_run_threads(c->threads, c->settings, worker);
-    is_int(run.failures, 0, "%d thread(s), %s: every tree, list and churn sum right", c->threads,
-           c->settings);
     /* Under polls stress each poll site collects once, at its first visit
      * (the frontend's -O2 output has about ten), and threads that reach one
      * together share that collection. */
     bool polls_only = strstr(c->settings, "polls") != NULL;
-    uint64_t least = !polls_only ? 10 : c->threads == 1 ? 8 : 2;
-    ok(run.collections >= least, "%llu collections ran (at least %llu)",
-       (unsigned long long)run.collections, (unsigned long long)least);
+    gcroot_check_case(c, worker, "every tree, list and churn sum right",
+                      !polls_only ? 10 : c->threads == 1 ? 8 : 2);
 }
-
-static const char *const settings[] = {
-    "CORRAL_GC_STRESS=alloc:97 CORRAL_GC_VERIFY=before,after",
-    "CORRAL_GC_STRESS=alloc:211,move-all,poison CORRAL_GC_VERIFY=before,after",
-    "CORRAL_GC_STRESS=polls,move-all,poison CORRAL_GC_VERIFY=before,after",
-};
-enum { SETTINGS = sizeof settings / sizeof settings[0] };
 
 /* Shadow-stack code has no write barrier: a generational run must stop at
  * the first collection that finds its frames, naming the thread. */
@@ -75,9 +64,8 @@ static void generational_refused(void *context)
 
 int main(void)
 {
-    plan(2 * SETTINGS + 1);
-    static gcroot_case cases[2 * SETTINGS];
-    gcroot_subtests(settings, SETTINGS, cases, run_case);
+    plan(2 * GCROOT_STRESS_SETTINGS + 1);
+    gcroot_subtests(gcroot_stress_settings, GCROOT_STRESS_SETTINGS, run_case);
     run_result refused = run_child(generational_refused, NULL, 60);
     ok(WIFSIGNALED(refused.status) &&
            output_matches(refused.output, "llvm.gcroot frames on its stack \\([0-9]+ shadow-stack, "

@@ -569,6 +569,23 @@ static void test_gcroot_modes(void)
     }
 }
 
+/* A reference made in a gcroot function, inlined into managed code that
+ * keeps it across a call: the reference, not the plain pointer, crosses it. */
+static void test_gcroot_boundary(void)
+{
+    static const char *const modes[] = {"-O2", "-O2 --gcroot=promoted"};
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        char *ir = opt_ok(modes[i], "gcroot_boundary.ll");
+        char *caller = ir_function(ir, "caller");
+        ok(caller && strstr(caller, "@work, i32 0, i32 0, i32 0, i32 0) [ \"gc-live\"(ptr addrspace(1)") &&
+               !strstr(ir, "corral.gcroot.reference"),
+           "%s: a reference from gcroot code inlined into managed code is a root of its next call",
+           modes[i]);
+        free(caller);
+        free(ir);
+    }
+}
+
 typedef struct bad_case {
     const char *file;
     const char *expected; /* after "corral-opt: error: DIR/" */
@@ -708,6 +725,7 @@ int main(void)
     test_tagged_values();
     test_linking();
     test_gcroot_modes();
+    test_gcroot_boundary();
     test_bad_ir();
     test_bad_inputs();
     scratch_dir_remove();
