@@ -8,6 +8,7 @@
  * (the registry cannot be emptied), so the index grows through every size
  * again; a deadlock is a timeout, a lost registration a failed lookup. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
@@ -58,6 +59,9 @@ static void build_table(builder *b, uintptr_t base)
 
 /* Written by the round's main thread, read by the collector (relaxed: a stop flag). */
 static atomic_bool registrars_done;
+/* Collections completed this round. Written by the collector, read by the
+ * registrars (which wait for one halfway) and the main thread. */
+static atomic_long collections;
 /* Written by every thread of a round, read by the main thread after the joins. */
 static atomic_long failures;
 
@@ -84,7 +88,15 @@ static void *registrar_main(void *arg)
     bool attached = self->kind != DETACHED_REGISTRAR;
     if (attached && corral_thread_attach() != 0)
         bail_out("attach: %s", corral_last_error());
+    long collections_at_start = atomic_load(&collections);
     for (unsigned t = 0; t < TABLES; t++) {
+        /* Halfway, wait for a collection: on a loaded machine the collector
+         * might otherwise not get a CPU before every table is registered. */
+        while (t == TABLES / 2 && atomic_load(&collections) == collections_at_start) {
+            if (attached)
+                corral_poll();
+            sched_yield();
+        }
         builder b = {0};
         build_table(&b, table_base(self->index, t));
         if (register_one(self, t, &b) != 0) {
@@ -102,13 +114,13 @@ static void *registrar_main(void *arg)
 
 static void *collector_main(void *arg)
 {
-    atomic_long *collections = arg;
+    (void)arg;
     corral_thread_attach();
     corral_handle_scope scope = corral_handle_scope_open();
     corral_handle keep = corral_handle_new(make_tree(8));
     while (!atomic_load_explicit(&registrars_done, memory_order_relaxed)) {
         corral_collect();
-        atomic_fetch_add(collections, 1);
+        atomic_fetch_add(&collections, 1);
     }
     if (checksum(*keep) != expected_checksum(8))
         atomic_fetch_add(&failures, 1);
@@ -135,13 +147,13 @@ static void registration_round(void *arg)
 {
     (void)arg;
     test_start("CORRAL_GC_THREADS=2", true);
-    atomic_long collections = 0;
+    atomic_store(&collections, 0);
     size_t linked = stackmap_registry_record_count();
     static const enum registrar_kind kinds[REGISTRARS] = {
         MANAGED_REGISTRAR, MANAGED_REGISTRAR, ALTERNATING_REGISTRAR, DETACHED_REGISTRAR};
     registrar registrars[REGISTRARS];
     pthread_t threads[REGISTRARS], collector;
-    pthread_create(&collector, NULL, collector_main, &collections);
+    pthread_create(&collector, NULL, collector_main, NULL);
     for (unsigned i = 0; i < REGISTRARS; i++) {
         registrars[i] = (registrar){i, kinds[i]};
         pthread_create(&threads[i], NULL, registrar_main, &registrars[i]);
