@@ -52,6 +52,15 @@ static void run_mutators(unsigned count, double seconds)
         pthread_create(&threads[i], NULL, mutator, NULL);
     struct timespec nap = {(time_t)seconds, (long)((seconds - (long)seconds) * 1e9)};
     nanosleep(&nap, NULL);
+    /* On a loaded machine (or under TSan) the mutators may have allocated
+     * too little by then: give them until a few collections ran, or 30 s. */
+    for (int tenth = 0; tenth < 300; tenth++) {
+        corral_stats stats;
+        corral_get_stats(&stats);
+        if (stats.collections > 3)
+            break;
+        nanosleep(&(struct timespec){0, 100000000}, NULL);
+    }
     atomic_store(&stop_all, true);
     for (unsigned i = 0; i < count; i++)
         pthread_join(threads[i], NULL);
