@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <urcu.h>
 
+#include "arch.h"
 #include "fatal.h"
 
 uint64_t monotonic_ns(void)
@@ -32,7 +33,7 @@ void world_park_self(corral_thread *self)
 
 static void cpu_relax(void)
 {
-    __builtin_ia32_pause();
+    arch_cpu_relax();
 }
 
 /* Spins, then yields, then naps: with more mutators than cores the thread
