@@ -39,7 +39,8 @@ static void cpu_relax(void)
 /* Spins, then yields, then naps: with more mutators than cores the thread
  * we wait for needs our CPU to reach its poll. */
 /* seq_cst: with the epoch CAS before it, this is the coordinator's half of
- * the Dekker pattern against thread_resume_managed (transition.c). */
+ * the Dekker pattern against thread_resume_managed (transition.c: a plain
+ * mov on x86-64 after the locked CAS, ldar on AArch64 after the acq_rel CAS). */
 static uint32_t read_state(corral_thread *thread)
 {
     return atomic_load_explicit(&thread->state, memory_order_seq_cst);
