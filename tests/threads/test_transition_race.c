@@ -19,6 +19,7 @@
 #include <corral.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "c_trees.h"
@@ -118,10 +119,17 @@ static void race_case(void *arg)
 
 int main(void)
 {
-    plan(2);
-    tap_subtest("3 threads leave UNMANAGED against 3000 stops (fence)", 120, race_case,
-                "CORRAL_TRANSITION_FENCE=fence CORRAL_GC_THREADS=2");
-    tap_subtest("3 threads leave UNMANAGED against 3000 stops (membarrier)", 120, race_case,
-                "CORRAL_TRANSITION_FENCE=membarrier CORRAL_GC_THREADS=2");
+    /* Both ways of closing the Dekker pair (threads/transition.c). */
+    static const char *const fences[] = {"fence", "membarrier"};
+    enum { FENCES = sizeof fences / sizeof fences[0] };
+    plan(FENCES);
+    for (unsigned i = 0; i < FENCES; i++) {
+        char name[96], settings[96];
+        snprintf(name, sizeof name, "%d threads leave UNMANAGED against %d stops (%s)",
+                 TOGGLERS, ROUNDS, fences[i]);
+        snprintf(settings, sizeof settings, "CORRAL_TRANSITION_FENCE=%s CORRAL_GC_THREADS=2",
+                 fences[i]);
+        tap_subtest(name, 120, race_case, settings);
+    }
     return done_testing();
 }
