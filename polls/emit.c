@@ -1,6 +1,7 @@
 /* emit.c — target machine set-up and module output for corral-opt. */
 #include "emit.h"
 
+#include "target.h"
 #include "util.h"
 
 #include <llvm-c/BitWriter.h>
@@ -21,12 +22,7 @@ static char *take_llvm_message(char *message)
 LLVMTargetMachineRef emit_create_target_machine(LLVMModuleRef module, const char *cpu,
                                                 unsigned optimization_level, char **error)
 {
-    LLVMInitializeX86TargetInfo();
-    LLVMInitializeX86Target();
-    LLVMInitializeX86TargetMC();
-    LLVMInitializeX86AsmPrinter();
-    LLVMInitializeX86AsmParser(); /* inline assembly in object output */
-
+    target_initialize_llvm();
     char *default_triple = LLVMGetDefaultTargetTriple();
     const char *triple = LLVMGetTarget(module);
     if (!triple || !*triple) {
@@ -34,9 +30,10 @@ LLVMTargetMachineRef emit_create_target_machine(LLVMModuleRef module, const char
         triple = LLVMGetTarget(module);
     }
     LLVMDisposeMessage(default_triple);
-    if (strncmp(triple, "x86_64", 6) != 0) {
+    corral_target kind = target_of_triple(triple);
+    if (kind == TARGET_UNSUPPORTED) {
         *error = xasprintf("target triple '%s' is not supported: corral generates x86-64 "
-                           "code (AArch64 is planned)",
+                           "and AArch64 Linux code (x86_64-linux-gnu, aarch64-linux-gnu)",
                            triple);
         return NULL;
     }
@@ -53,7 +50,7 @@ LLVMTargetMachineRef emit_create_target_machine(LLVMModuleRef module, const char
                                                  LLVMCodeGenLevelDefault,
                                                  LLVMCodeGenLevelAggressive};
     LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
-        target, triple, cpu ? cpu : "x86-64", "", levels[optimization_level > 3 ? 3 : optimization_level],
+        target, triple, cpu ? cpu : target_default_cpu(kind), "", levels[optimization_level > 3 ? 3 : optimization_level],
         LLVMRelocPIC, LLVMCodeModelDefault);
     if (host_cpu)
         LLVMDisposeMessage(host_cpu);

@@ -13,9 +13,9 @@ typedef enum output_kind {
     OUTPUT_OBJECT,
 } output_kind;
 
-/* Creates an x86-64 PIC target machine for the module's triple (the host
- * triple when the module has none) and fills in an empty triple and
- * datalayout. cpu may be NULL ("x86-64") or "native". Returns NULL and sets
+/* Creates a PIC target machine (x86-64 or AArch64) for the module's triple
+ * (the host triple when the module has none) and fills in an empty triple and
+ * datalayout. cpu may be NULL (the target's baseline) or "native". Returns NULL and sets
  * *error (free with free()) when the target is unsupported. */
 LLVMTargetMachineRef emit_create_target_machine(LLVMModuleRef module, const char *cpu,
                                                 unsigned optimization_level, char **error);

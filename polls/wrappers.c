@@ -5,7 +5,8 @@
  *   ---------------------------------  -----------------------------------------
  *   statepoint call wrapper(args) ---> ra = returnaddress(0); fp = frameaddress(0)
  *     (stackmap record at the return   corral_transition_to_unmanaged(ra, fp)
- *      address = the anchor's ra)      r = callee(args)       <- may block; GC runs
+ *      address = the anchor's ra)      (AArch64: _at(ra, fp, sponentry()), target.h)
+ *                                      r = callee(args)       <- may block; GC runs
  *                                      corral_transition_to_managed()
  *   <--------------------------------- return r
  *
@@ -16,6 +17,7 @@
  * managed code (a thread must never run managed code while UNMANAGED).
  */
 #include "pass.h"
+#include "target.h"
 
 #include "corral/abi.h"
 
@@ -105,10 +107,14 @@ static void build_wrapper_body(polls_pass *pass, LLVMValueRef wrapper, LLVMValue
     LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
     LLVMTypeRef void_type = LLVMVoidTypeInContext(context);
-    LLVMTypeRef to_unmanaged_params[2] = {ptr, ptr};
-    LLVMTypeRef to_unmanaged_type = LLVMFunctionType(void_type, to_unmanaged_params, 2, 0);
+    bool pass_sp = target_wrapper_passes_entry_sp(target_of_module(pass->module));
+    LLVMTypeRef to_unmanaged_params[3] = {ptr, ptr, ptr};
+    unsigned anchor_count = pass_sp ? 3 : 2;
+    LLVMTypeRef to_unmanaged_type =
+        LLVMFunctionType(void_type, to_unmanaged_params, anchor_count, 0);
     LLVMTypeRef to_managed_type = LLVMFunctionType(void_type, NULL, 0, 0);
-    LLVMValueRef to_unmanaged = declare_leaf_function(pass, CORRAL_ABI_TO_UNMANAGED, to_unmanaged_type);
+    LLVMValueRef to_unmanaged = declare_leaf_function(
+        pass, pass_sp ? CORRAL_ABI_TO_UNMANAGED_AT : CORRAL_ABI_TO_UNMANAGED, to_unmanaged_type);
     LLVMValueRef to_managed = declare_leaf_function(pass, CORRAL_ABI_TO_MANAGED, to_managed_type);
 
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(context, wrapper, "entry");
@@ -120,8 +126,11 @@ static void build_wrapper_body(polls_pass *pass, LLVMValueRef wrapper, LLVMValue
     LLVMValueRef frame_address = LLVMBuildCall2(
         pass->builder, intrinsic_type(pass, "llvm.frameaddress", ptr),
         intrinsic(pass, "llvm.frameaddress", ptr), &level, 1, "fp");
-    LLVMValueRef anchor[2] = {return_address, frame_address};
-    build_leaf_call(pass, to_unmanaged_type, to_unmanaged, anchor, 2);
+    LLVMValueRef anchor[3] = {return_address, frame_address, NULL};
+    if (pass_sp)
+        anchor[2] = LLVMBuildCall2(pass->builder, intrinsic_type(pass, "llvm.sponentry", ptr),
+                                   intrinsic(pass, "llvm.sponentry", ptr), NULL, 0, "sp");
+    build_leaf_call(pass, to_unmanaged_type, to_unmanaged, anchor, anchor_count);
 
     unsigned count = LLVMCountParams(wrapper);
     LLVMValueRef *args = xcalloc(count, sizeof *args);

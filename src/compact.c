@@ -39,6 +39,7 @@
 #include "call_pins.h"
 #include "config.h"
 #include "coordinator.h"
+#include "arch.h"
 #include "fatal.h"
 #include "gc.h"
 #include "generation.h"
@@ -742,7 +743,7 @@ static void slide_phase(unsigned worker, void *context)
         }
         uint64_t idle_start = gc_workers_now_ns();
         if (++idle_spins < 64)
-            __builtin_ia32_pause();
+            arch_cpu_relax();
         else
             sched_yield();
         gc_phase_note_idle(worker, gc_workers_now_ns() - idle_start);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "arch.h"
 #include "fatal.h"
 #include "heap.h"
 #include "symbolize.h"
@@ -164,7 +165,7 @@ static void segv_handler(int signal, siginfo_t *info, void *context)
         uint64_t gc = atomic_load_explicit(&held_by_gc[region], memory_order_acquire);
         if (gc) {
             const ucontext_t *uc = context;
-            report_and_abort(address, region, gc, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP]);
+            report_and_abort(address, region, gc, ARCH_SIGNAL_PC(uc));
         }
     }
     chain(signal, info, context);

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "coordinator.h"
+#include "arch.h"
 #include "fatal.h"
 #include "gc.h"
 #include "generation.h"
@@ -204,10 +205,7 @@ static void print_stress_context(FILE *out)
 static const struct {
     int index;
     const char *name;
-} registers[] = {{REG_RAX, "rax"}, {REG_RBX, "rbx"}, {REG_RCX, "rcx"}, {REG_RDX, "rdx"},
-                 {REG_RSI, "rsi"}, {REG_RDI, "rdi"}, {REG_RBP, "rbp"}, {REG_R8, "r8"},
-                 {REG_R9, "r9"},   {REG_R10, "r10"}, {REG_R11, "r11"}, {REG_R12, "r12"},
-                 {REG_R13, "r13"}, {REG_R14, "r14"}, {REG_R15, "r15"}};
+} registers[] = ARCH_SIGNAL_REGISTERS;
 
 static bool near_poison(uint64_t value)
 {
@@ -217,7 +215,7 @@ static bool near_poison(uint64_t value)
 static void crash_handler(int signal, siginfo_t *info, void *context)
 {
     const ucontext_t *uc = context;
-    uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    uintptr_t pc = ARCH_SIGNAL_PC(uc);
     char where[256];
     corral_describe_code_address(pc, where, sizeof where);
     FILE *out = stderr;
@@ -226,7 +224,7 @@ static void crash_handler(int signal, siginfo_t *info, void *context)
             signal == SIGBUS ? "SIGBUS" : "SIGSEGV", info->si_addr, (unsigned long)pc, where);
     bool poisoned = near_poison((uint64_t)(uintptr_t)info->si_addr);
     for (size_t i = 0; i < sizeof registers / sizeof registers[0]; i++) {
-        uint64_t value = (uint64_t)uc->uc_mcontext.gregs[registers[i].index];
+        uint64_t value = ARCH_SIGNAL_REGISTER(uc, registers[i].index);
         if (near_poison(value)) {
             fprintf(out, "  register %s holds %#" PRIx64 "\n", registers[i].name, value);
             poisoned = true;

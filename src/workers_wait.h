@@ -7,6 +7,7 @@
 #ifndef CORRAL_WORKERS_WAIT_H
 #define CORRAL_WORKERS_WAIT_H
 
+#include "arch.h"
 #include "fatal.h"
 
 #include <errno.h>
@@ -41,13 +42,7 @@ static inline void workers_futex_wake_all(_Atomic uint32_t *word)
 
 static inline void workers_cpu_relax(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield" ::: "memory");
-#else
-    atomic_signal_fence(memory_order_seq_cst);
-#endif
+    arch_cpu_relax();
 }
 
 /* Backoff for a short wait: 2^round pauses for the first rounds (about 10 µs in all),

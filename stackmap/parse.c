@@ -85,10 +85,7 @@ static size_t align_up_8(size_t value)
  * Slots: naming, ordering and the rules a GC pointer slot must follow. The
  * parser and stackmap_record_check share the rules.
  */
-static const char *const gpr_names[] = {
-    "RAX", "RDX", "RCX", "RBX", "RSI", "RDI", "RBP", "RSP", "R8",
-    "R9",  "R10", "R11", "R12", "R13", "R14", "R15", "RIP",
-};
+static const char *const gpr_names[] = ARCH_DWARF_REGISTER_NAMES;
 
 static void format_register(unsigned dwarf_reg, char *buffer, size_t size)
 {
@@ -145,12 +142,6 @@ static int pair_compare_qsort(const void *a, const void *b)
     return pair_compare(a, b);
 }
 
-static bool is_callee_saved(unsigned dwarf_reg)
-{
-    return dwarf_reg == STACKMAP_DWARF_RBX || dwarf_reg == STACKMAP_DWARF_RBP ||
-           (dwarf_reg >= STACKMAP_DWARF_R12 && dwarf_reg <= STACKMAP_DWARF_R15);
-}
-
 static bool offset_beyond_frame_limit(int32_t offset)
 {
     int64_t magnitude = offset < 0 ? -(int64_t)offset : (int64_t)offset;
@@ -161,9 +152,9 @@ static bool register_slot_problem(const stackmap_slot *slot, char *problem, size
 {
     char name[16];
     format_register(slot->dwarf_reg, name, sizeof name);
-    if (!is_callee_saved(slot->dwarf_reg)) {
+    if (!arch_dwarf_callee_saved(slot->dwarf_reg)) {
         snprintf(problem, size, "GC pointer in register %s (expected a callee-saved register: "
-                 "RBX, RBP, R12-R15)", name);
+                 ARCH_CALLEE_SAVED_NAMES ")", name);
         return true;
     }
     if (slot->offset != 0) {
@@ -174,17 +165,18 @@ static bool register_slot_problem(const stackmap_slot *slot, char *problem, size
     return false;
 }
 
-/* A spill slot must be an aligned word the walker can address from RSP or
- * RBP, and never the frame's return address or saved RBP. */
+/* A spill slot must be an aligned word the walker can address from the
+ * stack or frame pointer, and never the frame's return address or saved FP. */
 static bool spill_slot_problem(const stackmap_slot *slot, uint64_t stack_size, char *problem,
                                size_t size)
 {
     char name[16], text[48];
     format_register(slot->dwarf_reg, name, sizeof name);
     format_slot(slot, text, sizeof text);
-    bool from_rsp = slot->dwarf_reg == STACKMAP_DWARF_RSP;
-    if (!from_rsp && slot->dwarf_reg != STACKMAP_DWARF_RBP)
-        snprintf(problem, size, "spill slot %s relative to %s (expected RSP or RBP)", text, name);
+    bool from_rsp = slot->dwarf_reg == STACKMAP_DWARF_SP;
+    if (!from_rsp && slot->dwarf_reg != STACKMAP_DWARF_FP)
+        snprintf(problem, size, "spill slot %s relative to %s (expected %s or %s)", text, name,
+                 gpr_names[STACKMAP_DWARF_SP], gpr_names[STACKMAP_DWARF_FP]);
     else if (offset_beyond_frame_limit(slot->offset))
         snprintf(problem, size, "spill slot %s is more than 1 GiB from %s (expected an offset "
                  "within the frame)", text, name);
@@ -195,11 +187,11 @@ static bool spill_slot_problem(const stackmap_slot *slot, uint64_t stack_size, c
         snprintf(problem, size, "spill slot %s is below the stack pointer (expected an offset "
                  ">= 0)", text);
     else if (from_rsp && stack_size != STACKMAP_DYNAMIC_FRAME &&
-             (uint64_t)slot->offset == stack_size)
+             arch_sp_offset_is_frame_link(slot->offset, stack_size))
         snprintf(problem, size, "spill slot %s is the return address of a %" PRIu64 "-byte frame "
                  "(expected a spill slot)", text, stack_size);
     else if (!from_rsp && slot->offset >= 0 && slot->offset < 16)
-        snprintf(problem, size, "spill slot %s is the saved RBP or the return address (expected "
+        snprintf(problem, size, "spill slot %s is " ARCH_FRAME_LINK_NAMES " (expected "
                  "an offset below 0 or from 16)", text);
     else
         return false;
@@ -329,7 +321,7 @@ static int check_location(parser *p, uint32_t record_index, unsigned index, cons
                          loc->kind == LOCATION_INDIRECT;
     if (uses_register && loc->dwarf_reg > STACKMAP_DWARF_LAST)
         return parse_error(p, loc->offset, "record %" PRIu32 " location %u: DWARF register %u "
-                           "(expected an x86-64 register number, 0-%d)", record_index, index,
+                           "(expected an " ARCH_NAME " register number, 0-%d)", record_index, index,
                            loc->dwarf_reg, STACKMAP_DWARF_LAST);
     if (loc->kind == LOCATION_CONSTANT_INDEX && (uint32_t)loc->value >= p->constant_count)
         return parse_error(p, loc->offset, "record %" PRIu32 " location %u: constant index %"
@@ -544,7 +536,7 @@ static int parse_live_outs(parser *p, uint32_t record_index, size_t locations_en
         uint16_t dwarf_reg = load_u16(p->bytes + first + i * LIVE_OUT_SIZE);
         if (dwarf_reg > STACKMAP_DWARF_LAST)
             return parse_error(p, first + i * LIVE_OUT_SIZE, "record %" PRIu32 " live-out %zu: "
-                               "DWARF register %u (expected an x86-64 register number, 0-%d)",
+                               "DWARF register %u (expected an " ARCH_NAME " register number, 0-%d)",
                                record_index, i, dwarf_reg, STACKMAP_DWARF_LAST);
     }
     size_t end = p->table_start + align_up_8(first + needed - p->table_start);

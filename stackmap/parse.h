@@ -14,11 +14,13 @@
  *     whose base is a constant (null: nothing to relocate) are dropped.
  *     `bases` is sorted by (kind, register, offset); `derived` by derived slot.
  *
- * How the walker uses a record (x86-64, frame-pointer=all; see design.md §5)
- *   CFA = sp + stack_size + 8, or rbp + 16 when stack_size is
- *   STACKMAP_DYNAMIC_FRAME. An INDIRECT slot is the 8-byte word at
- *   [dwarf_reg + offset] with dwarf_reg RSP (7) or RBP (6) as they were at the
- *   call. A REGISTER slot is a callee-saved register (RBX, RBP, R12-R15; only
+ * How the walker uses a record (frame-pointer=all; see design.md §5 and, for
+ * the frame arithmetic of each architecture, base/arch_<arch>.h)
+ *   x86-64: CFA = sp + stack_size + 8, or rbp + 16 when stack_size is
+ *   STACKMAP_DYNAMIC_FRAME; AArch64: CFA = sp + stack_size. An INDIRECT slot
+ *   is the 8-byte word at [dwarf_reg + offset] with dwarf_reg the stack or
+ *   frame pointer (x86-64 RSP 7, RBP 6; AArch64 SP 31, X29 29) as they were at
+ *   the call. A REGISTER slot is a callee-saved register (only
  *   with -max-registers-for-gc-values): the walker must find where a callee
  *   saved it, and must reject the frame loudly if it cannot.
  *   Relocate every derived pair from the base's *old* value before the base
@@ -33,26 +35,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/arch.h"
+
 enum stackmap_slot_kind {
     STACKMAP_SLOT_INDIRECT, /* the spill slot [dwarf_reg + offset] */
     STACKMAP_SLOT_REGISTER, /* a callee-saved register (offset 0) */
     STACKMAP_SLOT_CONSTANT, /* nothing to relocate; never present in a parsed record */
 };
 
-/* x86-64 DWARF register numbers the parser and walker care about. */
+/* DWARF register numbers the parser and walker care about (arch.h). */
 enum stackmap_dwarf_register {
-    STACKMAP_DWARF_RBX = 3,
-    STACKMAP_DWARF_RBP = 6,
-    STACKMAP_DWARF_RSP = 7,
-    STACKMAP_DWARF_R12 = 12,
-    STACKMAP_DWARF_R15 = 15,
-    STACKMAP_DWARF_LAST = 125, /* k7, the highest number LLVM's x86-64 target uses */
+    STACKMAP_DWARF_FP = ARCH_DWARF_FP,
+    STACKMAP_DWARF_SP = ARCH_DWARF_SP,
+    STACKMAP_DWARF_LAST = ARCH_DWARF_LAST,
 };
 
 /* Where one GC pointer lives in a frame at a call site. */
 typedef struct stackmap_slot {
     uint8_t kind;       /* enum stackmap_slot_kind */
-    uint16_t dwarf_reg; /* x86-64 DWARF numbering: 6 = RBP, 7 = RSP, ... */
+    uint16_t dwarf_reg; /* the target's DWARF numbering (x86-64: 7 = RSP) */
     int32_t offset;     /* INDIRECT: byte offset from dwarf_reg; else 0 */
 } stackmap_slot;
 

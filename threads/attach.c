@@ -170,7 +170,8 @@ void *corral_call_managed(void *(*fn)(void *), void *arg)
 
 /* Both transitions keep errno: the wrapper calls them around the C callee,
  * whose errno its managed caller reads afterwards. */
-void corral_transition_to_unmanaged(void *return_address, void *frame_address)
+void corral_transition_to_unmanaged_at(void *return_address, void *frame_address,
+                                       void *stack_pointer)
 {
     corral_thread *self = corral_current_thread;
     if (!self)
@@ -180,13 +181,26 @@ void corral_transition_to_unmanaged(void *return_address, void *frame_address)
                          "%s: unmanaged call from code that is not running managed (%s)",
                          self->name, thread_state_name(thread_state(self)));
     uintptr_t wrapper_fp = (uintptr_t)frame_address;
-    self->anchor = (frame_anchor){(uintptr_t)return_address, wrapper_fp + 16,
+    self->anchor = (frame_anchor){(uintptr_t)return_address, (uintptr_t)stack_pointer,
                                   *(uintptr_t *)wrapper_fp};
     self->in_managed_code = false;
     if (transition_hook)
         transition_hook(self);
     thread_publish_stopped(self, THREAD_UNMANAGED);
     errno = saved_errno;
+}
+
+/* The two-argument form, for wrappers on architectures where the CFA is
+ * always the frame address + 16 (x86-64); elsewhere (AArch64) a wrapper must
+ * pass its SP at entry (llvm.sponentry) to the _at form. */
+void corral_transition_to_unmanaged(void *return_address, void *frame_address)
+{
+    uintptr_t stack_pointer = frame_caller_sp_from_fp((uintptr_t)frame_address);
+    if (!stack_pointer && corral_current_thread)
+        CORRAL_FATAL("corral_transition_to_unmanaged: on " ARCH_NAME " the caller's SP is not "
+                     "frame address + 16: call corral_transition_to_unmanaged_at(return "
+                     "address, frame address, llvm.sponentry())");
+    corral_transition_to_unmanaged_at(return_address, frame_address, (void *)stack_pointer);
 }
 
 void corral_transition_to_managed(void)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <urcu.h>
 
+#include "arch.h"
 #include "fatal.h"
 
 uint64_t monotonic_ns(void)
@@ -32,13 +33,14 @@ void world_park_self(corral_thread *self)
 
 static void cpu_relax(void)
 {
-    __builtin_ia32_pause();
+    arch_cpu_relax();
 }
 
 /* Spins, then yields, then naps: with more mutators than cores the thread
  * we wait for needs our CPU to reach its poll. */
 /* seq_cst: with the epoch CAS before it, this is the coordinator's half of
- * the Dekker pattern against thread_resume_managed (transition.c). */
+ * the Dekker pattern against thread_resume_managed (transition.c: a plain
+ * mov on x86-64 after the locked CAS, ldar on AArch64 after the acq_rel CAS). */
 static uint32_t read_state(corral_thread *thread)
 {
     return atomic_load_explicit(&thread->state, memory_order_seq_cst);

@@ -50,6 +50,7 @@
 #include <urcu/list.h>
 #include <urcu/rculist.h>
 
+#include "arch.h"
 #include "vec.h"
 
 enum thread_state {
@@ -209,10 +210,10 @@ void gc_epoch_wake_all(void);
 bool transition_uses_membarrier(void);
 
 /* Anchor of the caller of a noinline runtime function, from its own frame:
- * the caller's return address, its SP at the call, its RBP. */
+ * the caller's return address, its SP at the call (arch.h), its frame pointer
+ * (the saved word at our frame address, on every architecture corral runs on). */
 #define FRAME_ANCHOR_OF_CALLER()                                                       \
-    ((frame_anchor){(uintptr_t)__builtin_return_address(0),                            \
-                    (uintptr_t)__builtin_frame_address(0) + 16,                        \
+    ((frame_anchor){(uintptr_t)__builtin_return_address(0), FRAME_CALLER_SP(),          \
                     *(uintptr_t *)__builtin_frame_address(0)})
 
 /* --- the thread API's internals (attach.c) */

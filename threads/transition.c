@@ -10,6 +10,24 @@
  *   membarrier  the mutator's store is plain; the coordinator calls
  *               membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) after setting
  *               the epoch, which puts a full barrier in every running thread.
+ *
+ * What the two sides compile to, and why each is enough:
+ *
+ *              mutator (leaving)             coordinator (stopping)
+ *   x86-64     xchg state; mov epoch          lock cmpxchg epoch; mov state
+ *   AArch64    stlr state; ldar epoch         CAS acq_rel epoch (casal, or
+ *                                              ldaxr/stlxr); ldar state
+ *   membarrier str state;  ldar/mov epoch      CAS epoch; membarrier; loads
+ *
+ * On AArch64 no dmb is needed in fence mode: C11 seq_cst stores and loads map
+ * to stlr and ldar, and an ldar is never satisfied before an earlier stlr of
+ * the same thread is visible (ARMv8 release/acquire are RCsc), so the pair
+ * forbids the StoreLoad reordering on both sides; an explicit
+ * atomic_thread_fence(seq_cst) (dmb ish) between them would cost more and add
+ * nothing. In membarrier mode the plain str may pass the ldar in hardware;
+ * the coordinator's membarrier runs smp_mb (dmb ish) on every CPU running one
+ * of our threads after the epoch store, which restores the order.
+ * tests/threads/test_transition_race.c races both modes; docs/platforms.md.
  */
 #include "thread.h"
 

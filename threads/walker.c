@@ -6,8 +6,8 @@
 
 #include "corral/abi.h"
 #include "corral/shadow_stack.h"
+#include "arch.h"
 #include "fatal.h"
-#include "frame_x86_64.h"
 #include "stackmap/registry.h"
 #include "symbolize.h"
 #include "vec.h"
@@ -40,14 +40,15 @@ static void **slot_address(const corral_thread *thread, const stackmap_record *r
                            const stackmap_slot *slot, uintptr_t sp, uintptr_t fp, size_t frames)
 {
     if (slot->kind == STACKMAP_SLOT_INDIRECT) {
-        if (slot->dwarf_reg == FRAME_DWARF_RSP)
+        if (slot->dwarf_reg == ARCH_DWARF_SP)
             return (void **)(sp + slot->offset);
-        if (slot->dwarf_reg == FRAME_DWARF_RBP)
+        if (slot->dwarf_reg == ARCH_DWARF_FP)
             return (void **)(fp + slot->offset);
     }
     walk_failed(thread, record->return_address, sp, frames,
-                "a GC pointer location the walker cannot address (only [RSP+n] and [RBP+n] "
-                "spill slots are supported; do not pass -max-registers-for-gc-values)");
+                "a GC pointer location the walker cannot address (only spill slots relative to "
+                "the stack or frame pointer are supported; do not pass "
+                "-max-registers-for-gc-values)");
 }
 
 static void record_frame(corral_thread *thread, const stackmap_record *record, uintptr_t sp,
@@ -75,8 +76,12 @@ static void walk_segment(corral_thread *thread, frame_anchor anchor, uintptr_t o
         if (!record)
             walk_failed(thread, return_address, sp, frames,
                         "a managed return address without a stackmap record");
-        uintptr_t cfa = frame_cfa_from_fp(fp);
-        if (!frame_sp_fits_record(sp, cfa, record->stack_size))
+        if (record->stack_size == STACKMAP_DYNAMIC_FRAME && !FRAME_DYNAMIC_WALKABLE)
+            walk_failed(thread, return_address, sp, frames,
+                        "a managed frame with dynamic stack allocation (alloca or a VLA), "
+                        "which the " ARCH_NAME " walker cannot size yet");
+        uintptr_t cfa = frame_cfa(sp, fp, record->stack_size);
+        if (!cfa)
             walk_failed(thread, return_address, sp, frames,
                         "the stackmap's frame size disagrees with the frame pointer "
                         "(code built without frame pointers?)");
@@ -90,7 +95,7 @@ static void walk_segment(corral_thread *thread, frame_anchor anchor, uintptr_t o
         if (cfa > outer_cfa)
             walk_failed(thread, return_address, sp, frames,
                         "walked past the segment's outermost managed frame");
-        return_address = frame_return_address(cfa);
+        return_address = frame_return_address(fp, cfa);
         fp = frame_caller_fp(fp);
         sp = cfa;
     }
@@ -110,13 +115,16 @@ void walker_for_each_frame(const corral_thread *thread,
     for (const managed_segment *segment = thread->segment; segment;
          segment = segment->previous, segment_index++) {
         uintptr_t return_address = anchor.return_address, fp = anchor.frame_pointer;
-        while (return_address && stackmap_lookup_in_read_section(return_address)) {
+        uintptr_t sp = anchor.stack_pointer;
+        const stackmap_record *record;
+        while (return_address && (record = stackmap_lookup_in_read_section(return_address))) {
             fn(return_address, frame++, segment_index, context);
-            uintptr_t cfa = frame_cfa_from_fp(fp);
-            if (cfa >= segment->outer_cfa)
+            uintptr_t cfa = frame_cfa(sp, fp, record->stack_size);
+            if (!cfa || cfa >= segment->outer_cfa)
                 break;
-            return_address = frame_return_address(cfa);
+            return_address = frame_return_address(fp, cfa);
             fp = frame_caller_fp(fp);
+            sp = cfa;
         }
         anchor = segment->previous_anchor;
     }
@@ -126,14 +134,18 @@ void walker_for_each_frame(const corral_thread *thread,
 uintptr_t walker_outermost_managed_cfa(frame_anchor from)
 {
     uintptr_t return_address = from.return_address;
-    uintptr_t fp = from.frame_pointer;
+    uintptr_t fp = from.frame_pointer, sp = from.stack_pointer;
     uintptr_t outermost = 0;
+    const stackmap_record *record;
     rcu_read_lock();
-    while (stackmap_lookup_in_read_section(return_address)) {
-        uintptr_t cfa = frame_cfa_from_fp(fp);
+    while ((record = stackmap_lookup_in_read_section(return_address))) {
+        uintptr_t cfa = frame_cfa(sp, fp, record->stack_size);
+        if (!cfa)
+            break;
         outermost = cfa;
-        return_address = frame_return_address(cfa);
+        return_address = frame_return_address(fp, cfa);
         fp = frame_caller_fp(fp);
+        sp = cfa;
     }
     rcu_read_unlock();
     return outermost;

@@ -9,6 +9,7 @@
  */
 #include "corral/safepoint_pass.h"
 #include "emit.h"
+#include "target.h"
 #include "util.h"
 
 #include <llvm-c/Core.h>
@@ -38,13 +39,17 @@ static const char usage_text[] =
     "  -o FILE                output file (default: standard output, IR text)\n"
     "  -S, --emit=llvm        LLVM IR text\n"
     "  --emit=bc              bitcode\n"
-    "  --emit=asm             x86-64 assembly\n"
-    "  -c, --emit=obj         x86-64 object file\n"
+    "  --emit=asm             assembly for the target\n"
+    "  -c, --emit=obj         object file for the target\n"
     "                         (default: from the output's extension: .ll .bc .s .o)\n"
     "  -O0 .. -O3             run LLVM's default<On> pipeline before the pass, and\n"
     "                         generate code at that level (default: sroa+mem2reg only,\n"
     "                         code generation at -O2)\n"
-    "  --mcpu=CPU             target CPU for code generation (default x86-64; native)\n"
+    "  --mcpu=CPU             target CPU for code generation (default the target's\n"
+    "                         baseline: x86-64, generic; native)\n"
+    "  --target=TRIPLE        x86_64-linux-gnu or aarch64-linux-gnu, for inputs with no\n"
+    "                         target triple (default the host); an input with another\n"
+    "                         architecture's triple is an error\n"
     "\n"
     "polls:\n"
     "  --polls=KINDS          loop,return,precall,entry, all or none (default loop,return)\n"
@@ -89,6 +94,7 @@ typedef struct tool_options {
     int output_kind;  /* -1: from the extension */
     int optimize;     /* -1: no -O given */
     const char *cpu;
+    const char *target; /* --target=TRIPLE, NULL for the inputs' or the host's */
     int report_distance;
     int verbose;
     char *prepare_pipeline;
@@ -289,6 +295,12 @@ static int parse_arguments(int argc, char **argv, tool_options *tool)
             tool->optimize = arg[2] - '0';
         } else if ((value = option_value(arg, "--mcpu"))) {
             tool->cpu = value;
+        } else if ((value = option_value(arg, "--target"))) {
+            if (target_of_triple(value) == TARGET_UNSUPPORTED) {
+                tool_error("--target=%s: expected x86_64-linux-gnu or aarch64-linux-gnu", value);
+                return -1;
+            }
+            tool->target = value;
         } else if ((value = option_value(arg, "--prepare"))) {
             tool->polls.prepare_pipeline = value;
         } else if ((value = option_value(arg, "--llvm-option"))) {
@@ -548,6 +560,23 @@ static void apply_llvm_options(const string_list *options)
     free(argv);
 }
 
+/* --target: names the triple of a module that has none, and refuses one
+ * built for another architecture (its data layout and ABI would be wrong). */
+static int apply_target(LLVMModuleRef module, const char *triple)
+{
+    const char *own = LLVMGetTarget(module);
+    if (!own || !*own) {
+        LLVMSetTarget(module, triple);
+        return 0;
+    }
+    if (target_of_triple(own) != target_of_triple(triple)) {
+        tool_error("%s: the input's target triple is '%s', not the --target=%s architecture",
+                   current_input, own, triple);
+        return -1;
+    }
+    return 0;
+}
+
 static int run_tool(tool_options *tool)
 {
     LLVMContextRef context = LLVMContextCreate();
@@ -561,6 +590,8 @@ static int run_tool(tool_options *tool)
         goto done;
     current_input = origins.names.items[0];
     diagnostics.input = current_input;
+    if (tool->target && apply_target(module, tool->target))
+        goto done;
 
     output_kind kind = tool->output_kind >= 0 ? (output_kind)tool->output_kind
                                               : output_kind_from_name(tool->output);

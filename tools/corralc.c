@@ -2,7 +2,7 @@
  *
  *   corralc [-O0..-O3] [-g] [-I DIR] [-D X[=Y]] [-c] [-o OUT] [-static|-shared]
  *           [-fsanitize=...] [-L DIR] [-l LIB] [-Wl,...] [--runtime=PATH]
- *           [-MD -MMD -MF -MT] [pass options] FILE.c|FILE.ll|FILE.bc|FILE.o...
+ *           [-MD -MMD -MF -MT] [--target=TRIPLE] [pass options] FILE.c|FILE.ll|FILE.bc|FILE.o...
  *
  *   FILE.c ──clang -emit-llvm──> bitcode ─┐            (-c stops here: the .o
  *   FILE.ll / FILE.bc / bitcode .o ───────┤             is bitcode, linked later)
@@ -47,7 +47,7 @@ static const char usage_text[] =
     "safepoint polls and stackmaps, and links it with the corral runtime.\n"
     "\n"
     "  -c                 compile only: the output is LLVM bitcode (.o), linked later\n"
-    "  -S                 stop after code generation: x86-64 assembly\n"
+    "  -S                 stop after code generation: assembly\n"
     "  --emit-llvm        stop after the pass: LLVM IR text of the linked module\n"
     "  --emit-object      stop before linking: the managed inputs as one relocatable\n"
     "                     object (stackmap section renamed) for another link step, with\n"
@@ -73,6 +73,10 @@ static const char usage_text[] =
     "                     are not combined)\n"
     "  -L DIR, -l LIB, -Wl,ARGS, -pthread   passed to the linker\n"
     "  --runtime=PATH     runtime library or object to link instead of libcorral.a\n"
+    "  --target=TRIPLE    compile and link for x86_64-linux-gnu or aarch64-linux-gnu\n"
+    "                     (default the host); cross-linking needs that target's C\n"
+    "                     library and liburcu, and its runtime from --runtime=PATH or\n"
+    "                     ../lib/TRIPLE/libcorral.a next to corralc\n"
     "  --polls=KINDS --loop-poll-interval=K --poll-page=direct|got\n"
     "  --no-write-barrier no write barrier (it is on by default): the code must then\n"
     "                     only run with CORRAL_GC_GENERATIONAL=0\n"
@@ -106,6 +110,7 @@ typedef struct driver {
     const char *output;
     const char *runtime;
     const char *march;
+    const char *target;        /* --target=TRIPLE, NULL for the host */
     char optimize[4];          /* "-O0" .. "-O3", "-Os", "-Oz" */
     const char *debug;         /* the -g flag given last, NULL for none */
     int compile_only, assembly, emit_llvm, emit_object, verbose, keep_temps, is_static, shared;
@@ -327,10 +332,21 @@ static void push_dependency_flags(driver *d, string_list *argv, const char *sour
     }
 }
 
+/* --target=TRIPLE for clang and corral-opt alike. */
+static void push_target(const driver *d, string_list *argv)
+{
+    if (!d->target)
+        return;
+    char *flag = xasprintf("--target=%s", d->target);
+    push(argv, flag);
+    free(flag);
+}
+
 static int compile_c(driver *d, const char *source, const char *output)
 {
     string_list argv = {0};
     push(&argv, CORRAL_CLANG_PATH);
+    push_target(d, &argv);
     push(&argv, "-emit-llvm");
     push(&argv, "-c");
     push(&argv, "-fno-builtin");
@@ -383,6 +399,7 @@ static int run_pass(driver *d, const string_list *ir_inputs, const char *output,
     char *tool = xasprintf("%s/corral-opt", d->exe_dir);
     push(&argv, tool);
     free(tool);
+    push_target(d, &argv);
     push(&argv, corral_opt_level(d));
     push(&argv, emit);
     if (d->march) {
@@ -422,6 +439,8 @@ static int rename_stackmap_section(driver *d, const char *object)
 
 static char *default_runtime(const driver *d)
 {
+    if (d->target)
+        return xasprintf("%s/../lib/%s/libcorral.a", d->exe_dir, d->target);
     return xasprintf("%s/../lib/libcorral.a", d->exe_dir);
 }
 
@@ -467,6 +486,7 @@ static int compile_registration(driver *d, const char *object)
     }
     string_list argv = {0};
     push(&argv, CORRAL_CLANG_PATH);
+    push_target(d, &argv);
     push(&argv, "-c");
     push(&argv, "-fPIC");
     push(&argv, "-O1");
@@ -524,6 +544,7 @@ static int link_program(driver *d, const char *managed_object, const string_list
     string_list argv = {0};
     int status = -1;
     push(&argv, CORRAL_CLANG_PATH);
+    push_target(d, &argv);
     if (d->debug)
         push(&argv, d->debug);
     push(&argv, "-o");
@@ -825,6 +846,8 @@ static int parse_one(driver *d, int argc, char **argv, int i)
         d->runtime = arg + strlen("--runtime=");
     else if (starts_with(arg, "-march="))
         d->march = arg + strlen("-march=");
+    else if (starts_with(arg, "--target="))
+        d->target = arg + strlen("--target=");
     else if (is_pass_option(arg))
         push(&d->pass_flags, arg);
     else if (is_clang_flag(arg))

@@ -17,6 +17,9 @@
  *     return result
  *   The managed call to the wrapper is an ordinary statepoint; the two runtime
  *   calls inside are "gc-leaf-function" (the wrapper is not managed code).
+ *   Where the caller's SP is not fp + 16 (AArch64: the frame record sits below
+ *   the other saved registers), the wrapper also passes its SP at entry:
+ *     CORRAL_ABI_TO_UNMANAGED_AT(ra, fp, llvm.sponentry())
  *
  * Runtime safepoint calls (CORRAL_SAFEPOINT_CALL in corral.h): direct
  * statepoint calls, no wrapper; they may collect and take no references.
@@ -28,6 +31,7 @@
 #define CORRAL_ABI_POLL_PAGE "corral_poll_page"
 #define CORRAL_ABI_POLL_SLOW "corral_poll_slow"
 #define CORRAL_ABI_TO_UNMANAGED "corral_transition_to_unmanaged"
+#define CORRAL_ABI_TO_UNMANAGED_AT "corral_transition_to_unmanaged_at"
 #define CORRAL_ABI_TO_MANAGED "corral_transition_to_managed"
 
 /* Pin count up and down around a call that passes references through "..."

@@ -21,8 +21,12 @@ extern "C" {
 
 /* Called by the pass's GC-transition wrappers around an unmanaged callee:
  * return_address and frame_address are the wrapper's llvm.returnaddress(0)
- * and llvm.frameaddress(0). Both preserve errno. */
+ * and llvm.frameaddress(0); stack_pointer (the _at form) is its SP at entry,
+ * llvm.sponentry(). The two-argument form takes SP = frame_address + 16,
+ * which holds on x86-64 only. Both preserve errno. */
 void corral_transition_to_unmanaged(void *return_address, void *frame_address);
+void corral_transition_to_unmanaged_at(void *return_address, void *frame_address,
+                                       void *stack_pointer);
 void corral_transition_to_managed(void);
 
 /* Called around a call that passes references through "..." (the pass

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arch.h"
+
 typedef struct builder {
     uint8_t *bytes;
     size_t length, capacity;
@@ -73,8 +75,9 @@ typedef struct test_location {
 
 #define LOC_CONST(v) {4, 8, 0, (v)}
 #define LOC_CONST_INDEX(i) {5, 8, 0, (i)}
-#define LOC_SPILL(offset) {3, 8, 7, (offset)} /* [RSP + offset] */
-#define LOC_FRAME(offset) {3, 8, 6, (offset)} /* [RBP + offset] */
+/* The target's stack and frame pointers (x86-64 RSP 7, RBP 6; base/arch.h). */
+#define LOC_SPILL(offset) {3, 8, ARCH_DWARF_SP, (offset)} /* [SP + offset] */
+#define LOC_FRAME(offset) {3, 8, ARCH_DWARF_FP, (offset)} /* [FP + offset] */
 #define LOC_REG(reg) {1, 8, (reg), 0}
 #define LOC_DIRECT(reg, offset) {2, 8, (reg), (offset)}
 /* calling convention 0, flags 0, deopt count */

@@ -71,7 +71,7 @@ static int observed_count;
 
 static uintptr_t read_slot(const observed_call *call, const stackmap_slot *slot)
 {
-    uintptr_t reg = slot->dwarf_reg == STACKMAP_DWARF_RSP ? call->caller_sp : call->caller_fp;
+    uintptr_t reg = slot->dwarf_reg == STACKMAP_DWARF_SP ? call->caller_sp : call->caller_fp;
     return *(const uintptr_t *)(reg + (intptr_t)slot->offset);
 }
 
