@@ -219,6 +219,36 @@ static TAP_UNUSED void command_result_free(command_result *result)
     result->output = NULL;
 }
 
+/* The decimal number that ends right before marker in output (as in
+ * "..., 287 collections in all"); -1 when there is none. */
+static TAP_UNUSED long number_before(const char *output, const char *marker)
+{
+    const char *hit = output ? strstr(output, marker) : NULL;
+    const char *start = hit;
+    while (start && start > output && start[-1] >= '0' && start[-1] <= '9')
+        start--;
+    return !hit || start == hit ? -1 : strtol(start, NULL, 10);
+}
+
+/* An example program run with CORRAL_* settings (three tests): it exits
+ * with status 0, its output has result (the line that says every result is
+ * right), and the number before collections_marker is at least
+ * minimum_collections (its output is shown when not). */
+static TAP_UNUSED void example_run_checks(const char *program, const char *environment,
+                                          const char *arguments, const char *result,
+                                          const char *collections_marker,
+                                          long minimum_collections)
+{
+    command_result run = run_command("env %s '%s' %s", environment, program, arguments);
+    command_ok(&run, "it exits with status 0");
+    like_str(run.output, result, "every thread's result is right");
+    long collections = number_before(run.output, collections_marker);
+    if (!ok(collections >= minimum_collections, "%ld collections (at least %ld)", collections,
+            minimum_collections))
+        diag("%s", run.output);
+    command_result_free(&run);
+}
+
 /* ---- a scratch directory */
 
 /* The test's private directory, under $TMPDIR (or /tmp); removed by scratch_dir_remove. */

@@ -6,18 +6,6 @@
  * mode also checks that they are left alone while references move. */
 #include "run_program.h"
 
-/* The number in "...; N collections in all, ..." of the demo's last line. */
-static long collections_in(const char *output)
-{
-    const char *hit = strstr(output, " collections in all");
-    if (!hit)
-        return -1;
-    const char *start = hit;
-    while (start > output && start[-1] >= '0' && start[-1] <= '9')
-        start--;
-    return start == hit ? -1 : strtol(start, NULL, 10);
-}
-
 typedef struct demo_case {
     const char *name;
     double timeout_seconds;
@@ -55,14 +43,9 @@ enum { STRESS_CASES = sizeof stress_cases / sizeof stress_cases[0] };
 static void run_demo(void *arg)
 {
     const demo_case *c = arg;
-    command_result demo = run_command("env %s '%s' %s", c->environment, DEMO, c->arguments);
-    command_ok(&demo, "corral-demo exits with status 0");
-    like_str(demo.output, "all results correct", "every thread's result is right");
-    long collections = collections_in(demo.output);
-    if (!ok(collections >= c->minimum_collections, "%ld collections (at least %ld)", collections,
-            c->minimum_collections))
-        diag("%s", demo.output);
-    command_result_free(&demo);
+    /* Its last line: "...: all results correct; N collections in all, ...". */
+    example_run_checks(DEMO, c->environment, c->arguments, "all results correct",
+                       " collections in all", c->minimum_collections);
 }
 
 static void default_run(void *unused)

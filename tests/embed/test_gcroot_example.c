@@ -10,27 +10,12 @@ typedef struct example_case {
     long minimum_collections;
 } example_case;
 
-/* The number in "..., N collections: ok" of the example's last line. */
-static long collections_in(const char *output)
-{
-    const char *hit = output ? strstr(output, " collections: ") : NULL;
-    const char *start = hit;
-    while (start && start > output && start[-1] >= '0' && start[-1] <= '9')
-        start--;
-    return !hit || start == hit ? -1 : strtol(start, NULL, 10);
-}
-
 static void run_example(void *arg)
 {
     const example_case *c = arg;
-    command_result run = run_command("env %s '%s' %s", c->environment, c->program, c->arguments);
-    command_ok(&run, "it exits with status 0");
-    like_str(run.output, "collections: ok", "every thread's total is right");
-    long collections = collections_in(run.output);
-    if (!ok(collections >= c->minimum_collections, "%ld collections (at least %ld)", collections,
-            c->minimum_collections))
-        diag("%s", run.output);
-    command_result_free(&run);
+    /* Its last line: "..., N collections: ok". */
+    example_run_checks(c->program, c->environment, c->arguments, "collections: ok",
+                       " collections: ", c->minimum_collections);
 }
 
 int main(void)
