@@ -187,6 +187,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     options.poll_page_access = (h & 16) ? CORRAL_POLL_PAGE_GOT : CORRAL_POLL_PAGE_DIRECT;
     /* corralc's default since the generational collector: most inputs get barriers. */
     options.write_barrier = (h & 96) != 0;
+    options.gcroot_mode = (h & 128) ? CORRAL_GCROOT_PROMOTED : CORRAL_GCROOT_SHADOW_STACK;
+    options.ref_tags = (h & 256) ? 1u << 1 : 0;
     corral_polls_result *result = NULL;
     int status = corral_polls_run(module, &options, &result);
     check_result(status, result);
