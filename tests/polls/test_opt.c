@@ -677,6 +677,18 @@ static void test_bad_inputs(void)
         diag("status %d, output:\n%s", result.status, result.output);
     command_result_free(&result);
 
+    /* Found by fuzz_corral_opt: text IR that crashes LLVM 19's own parser. */
+    result = run_command("%s %s/stress/fuzz_findings/inline_asm_constraint_abort.ll -o %s",
+                         CORRAL_OPT, TESTS_DIR, scratch_path("x.ll"));
+    ok(result.status == 1 &&
+           strstr(result.output, "inline_asm_constraint_abort.ll: malformed LLVM IR: LLVM 19's "
+                                 "IR parser crashes on it") &&
+           !strstr(result.output, "Stack dump"),
+       "text IR that crashes LLVM's parser: clear error, exit 1, no crash report");
+    if (result.status != 1)
+        diag("status %d, output:\n%s", result.status, result.output);
+    command_result_free(&result);
+
     result = run_command("%s %s/no-such-file.ll -o %s", CORRAL_OPT, POLLS_IR_DIR, scratch_path("x.ll"));
     ok(result.status == 1 && strstr(result.output, "no-such-file.ll: cannot read"),
        "a missing input: clear error");
