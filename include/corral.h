@@ -179,6 +179,9 @@ typedef struct corral_options {
     unsigned gc_threads;       /* CORRAL_GC_THREADS: GC workers, the collecting thread included */
     size_t tlab_size;          /* CORRAL_TLAB_SIZE: bytes per thread-local allocation buffer */
     size_t large_object_size;  /* CORRAL_LARGE_OBJECT_SIZE: objects this big go to the LOS */
+    /* CORRAL_TLAB_ZERO: non-zero hands out zeroed TLABs, for a JIT whose own
+     * allocation fast path writes only the header (corral/alloc.h). */
+    int tlab_zero;
     /* The tag scheme of tagged fields, arrays and compiled-code values
      * (corral/tagged.h), copied at init; NULL: none (every word a reference,
      * and types with tagged slots are refused). No environment variable. */

@@ -29,6 +29,13 @@ __thread corral_tlab corral_thread_tlab __attribute__((tls_model("initial-exec")
 /* Set by alloc_init before any thread attaches; read-only afterwards. */
 static size_t tlab_size;
 static size_t large_threshold;
+/* CORRAL_TLAB_ZERO: chunks are zeroed when handed out, for fast paths that
+ * write only the header. Otherwise each fast path zeroes its object, and
+ * chunks are handed out as they are, or filled with the poison pattern under
+ * CORRAL_GC_STRESS=poison so a fast path that forgets to zero leaves
+ * references the verifier and the marker reject. */
+static bool zero_chunks;
+static bool poison_chunks;
 /* Writer: corral_set_oom_handler (any thread, release). Reader: the OOM path. */
 static _Atomic(corral_oom_fn) oom_handler;
 
@@ -39,10 +46,12 @@ static size_t direct_threshold(void)
     return tlab_size / 4;
 }
 
-void alloc_init(size_t tlab_bytes, size_t large_object_bytes)
+void alloc_init(size_t tlab_bytes, size_t large_object_bytes, bool zero_tlabs, bool poison)
 {
     tlab_size = tlab_bytes;
     large_threshold = large_object_bytes;
+    zero_chunks = zero_tlabs;
+    poison_chunks = poison && !zero_tlabs;
 }
 
 void corral_set_oom_handler(corral_oom_fn handler)
@@ -76,8 +85,9 @@ static size_t budget_limit(int attempt)
     return attempt == 0 ? generation_allocation_limit(corral_heap.target) : corral_heap.heap_max;
 }
 
-/* A zeroed chunk of between min and want bytes, collecting when the budget
- * is spent; NULL after two collections could not make room. */
+/* A chunk of between min and want bytes (zeroed under CORRAL_TLAB_ZERO),
+ * collecting when the budget is spent; NULL after two collections could not
+ * make room. */
 static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *got)
 {
     for (int attempt = 0;; attempt++) {
@@ -88,7 +98,11 @@ static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *
                 heap_unreserve(reserved - *got); /* all of it when no range was big enough */
             if (chunk) {
                 heap_count_allocated(*got);
-                memset(chunk, 0, *got); /* last: outside the lock, after the atomics */
+                /* Last: outside the lock, after the atomics. */
+                if (zero_chunks)
+                    memset(chunk, 0, *got);
+                else if (poison_chunks)
+                    heap_poison_range(chunk, chunk + *got);
                 return chunk;
             }
         }
@@ -169,6 +183,8 @@ static void *allocate(corral_thread *self, const corral_type *type, uint64_t len
     void *object = large ? allocate_large(self, size) : allocate_small(self, size);
     if (!object)
         return NULL;
+    if (!large && !zero_chunks)
+        memset(object, 0, size); /* the LOS zeroes its own */
     corral_array_header *header = object;
     header->header.type = type;
     if (array)

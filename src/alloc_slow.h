@@ -5,9 +5,12 @@
 #ifndef CORRAL_ALLOC_SLOW_H
 #define CORRAL_ALLOC_SLOW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
-/* Called by corral_init before any thread attaches. */
-void alloc_init(size_t tlab_bytes, size_t large_object_bytes);
+/* Called by corral_init before any thread attaches. zero_tlabs: hand out
+ * zeroed TLABs (CORRAL_TLAB_ZERO); poison: else fill them with the poison
+ * pattern (CORRAL_GC_STRESS=poison). */
+void alloc_init(size_t tlab_bytes, size_t large_object_bytes, bool zero_tlabs, bool poison);
 
 #endif /* CORRAL_ALLOC_SLOW_H */

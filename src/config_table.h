@@ -54,6 +54,10 @@
       "worker; auto = 4M when CORRAL_GC_THREADS is auto, else 1")                          \
     X(tlab_size, TLAB_SIZE, SIZE, "32K", CORRAL_KiB(4), CORRAL_MiB(1), NULL, OPTION,         \
       "bytes of each thread-local allocation buffer")                                      \
+    X(tlab_zero, TLAB_ZERO, BOOL, "0", 0, 1, NULL, OPTION,                                   \
+      "1 = zero each TLAB when it is handed out, for JIT fast paths that bump the TLAB "   \
+      "and write only the header; 0 = corral.h's fast paths zero each object they bump "   \
+      "(cheaper: no second pass over fresh memory)")                                        \
     X(large_object_size, LARGE_OBJECT_SIZE, SIZE, "8K", CORRAL_KiB(1), CORRAL_KiB(64), NULL, \
       OPTION, "objects of at least this size go to the large-object space and never move") \
     X(heap_expansiveness, HEAP_EXPANSIVENESS, UINT, "16", 0, 10000, NULL, NO_OPTION,         \

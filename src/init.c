@@ -67,7 +67,8 @@ static int start_runtime(const corral_options *options)
     mark_init(gc_workers_count());
     generation_init(config->gc_generational, config->gc_nursery, config->gc_promote_after,
                     gc_workers_count());
-    alloc_init(config->tlab_size, config->large_object_size);
+    alloc_init(config->tlab_size, config->large_object_size, config->tlab_zero,
+               config->stress_poison);
     corral_fatal_add_context(print_gc_context);
     stress_init();
     if (config->stats)

@@ -96,6 +96,12 @@ bool mark_is_marked(const void *object)
 
 static __attribute__((unused)) _Noreturn void bad_reference(void *reference)
 {
+    if ((uint64_t)(uintptr_t)reference == CORRAL_POISON_PATTERN)
+        CORRAL_FATAL("marking found the poison pattern %p in a reference slot: memory never "
+                     "written since it was handed out or vacated (an allocation fast path "
+                     "that does not zero the object? corral/alloc.h, CORRAL_TLAB_ZERO; "
+                     "CORRAL_GC_VERIFY=before,after names the slot)",
+                     reference);
     CORRAL_FATAL("marking found a reference %p that is neither in the heap [%p, %p) nor a "
                  "large object (a stale or corrupt reference, or a value that is not a "
                  "reference in a reference slot; CORRAL_GC_VERIFY=before,after names the slot)",

@@ -140,6 +140,8 @@ void stats_log_cycle(const gc_cycle *cycle)
             cycle->number, cycle->marked_objects, cycle->mark_depth, cycle->stack_roots,
             cycle->stack_frames, cycle->slide_chain);
     for (int phase = 0; phase < GC_PHASE_COUNT; phase++) {
+        if (!p[phase].name)
+            continue; /* not run in this kind of collection (a minor one plans nothing) */
         fprintf(out, "corral: gc %" PRIu64 "   ", cycle->number);
         gc_phase_stats_print(out, &p[phase]);
     }

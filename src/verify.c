@@ -117,6 +117,10 @@ static void report(verifier *v, void **slot, uintptr_t tag, const char *problem)
 /* Returns NULL when reference is a valid object start, else what is wrong. */
 static const char *reference_problem(const verifier *v, const void *reference)
 {
+    if ((uint64_t)(uintptr_t)reference == CORRAL_POISON_PATTERN)
+        return "the poison pattern itself: the field was never written since its memory was "
+               "handed out or vacated (an allocation fast path that does not zero the object? "
+               "corral/alloc.h, CORRAL_TLAB_ZERO)";
     if ((uintptr_t)reference & (CORRAL_GRANULE - 1))
         return "not 8-byte aligned (an interior pointer stored in the heap?)";
     if (heap_contains(reference)) {

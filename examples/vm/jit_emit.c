@@ -70,8 +70,9 @@ static LLVMValueRef load_field(emitter *e, LLVMTypeRef type, LLVMValueRef object
     return LLVMBuildLoad2(e->builder, type, field_address(e, object, offset), "");
 }
 
-/* The fast path of corral_alloc() in IR: bump the TLAB cursor, write the
- * header; corral_alloc_slow (refill, GC) when the object does not fit. */
+/* The fast path of corral_alloc() in IR: bump the TLAB cursor, zero the
+ * object, write the header; corral_alloc_slow (refill, GC) when the object
+ * does not fit. */
 static LLVMValueRef emit_alloc(emitter *e, LLVMValueRef type, uint64_t size)
 {
     uint64_t bytes = (size + 7) & ~UINT64_C(7);
@@ -94,7 +95,10 @@ static LLVMValueRef emit_alloc(emitter *e, LLVMValueRef type, uint64_t size)
     LLVMValueRef size_value = constant(e, (int64_t)bytes);
     LLVMValueRef next = LLVMBuildGEP2(e->builder, e->i8, cursor, &size_value, 1, "");
     LLVMBuildStore(e->builder, next, field_address(e, e->tlab, offsetof(corral_tlab, cursor)));
-    LLVMBuildStore(e->builder, type, cursor); /* the header: TLAB memory is already zeroed */
+    /* TLAB memory holds what was there before: zero the object, then its header. */
+    LLVMBuildMemSet(e->builder, cursor, LLVMConstInt(LLVMInt8TypeInContext(e->context), 0, 0),
+                    size_value, 8);
+    LLVMBuildStore(e->builder, type, cursor);
     LLVMValueRef fast_object = LLVMBuildAddrSpaceCast(e->builder, cursor, e->ref, "");
     LLVMBuildBr(e->builder, done);
 

@@ -1,9 +1,13 @@
 /* corral/alloc.h — inline allocation fast paths (included by corral.h).
  *
  * A thread bumps a pointer through its TLAB: no call, no lock, no atomic.
- * The TLAB memory is zeroed when it is handed out, so only the header (and an
- * array's length) is written here. Everything else — refill, large objects,
- * GC, out of memory, an unattached thread — is corral_alloc_slow's job.
+ * TLAB memory is handed out as it is (it may hold dead objects), so each fast
+ * path zeroes the object it bumps; the compiler turns that into a few stores
+ * and drops those the caller's initialisation overwrites (HotSpot does the
+ * same: -XX:-ZeroTLAB). A JIT that emits its own fast path must zero too, or
+ * set CORRAL_TLAB_ZERO=1. Everything else — refill, large objects, GC, out of
+ * memory, an unattached thread — is corral_alloc_slow's job, whose objects
+ * are zeroed.
  */
 #ifndef CORRAL_ALLOC_H
 #define CORRAL_ALLOC_H
@@ -45,6 +49,7 @@ static inline __attribute__((always_inline)) void CORRAL_REF *corral_alloc(const
                              bytes <= (uint64_t)(tlab->limit - cursor),
                          1)) {
         tlab->cursor = cursor + bytes;
+        __builtin_memset(cursor, 0, bytes);
         ((corral_header *)cursor)->type = type;
         return (void CORRAL_REF *)cursor;
     }
@@ -64,6 +69,7 @@ static inline __attribute__((always_inline)) void CORRAL_REF *corral_alloc_array
                                  bytes <= (uint64_t)(tlab->limit - cursor),
                              1)) {
             tlab->cursor = cursor + bytes;
+            __builtin_memset(cursor, 0, bytes);
             ((corral_array_header *)cursor)->header.type = type;
             ((corral_array_header *)cursor)->length = length;
             return (void CORRAL_REF *)cursor;

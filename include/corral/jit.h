@@ -36,7 +36,8 @@ CORRAL_LEAF void corral_pin_for_call(corral_ref object);
 CORRAL_LEAF void corral_unpin_after_call(corral_ref object);
 
 /* The calling thread's TLAB, for generated allocation fast paths (the same
- * bump as corral/alloc.h; fall back to corral_alloc_slow). Leaf. */
+ * bump as corral/alloc.h, zeroing the object too unless CORRAL_TLAB_ZERO=1;
+ * fall back to corral_alloc_slow). Leaf. */
 CORRAL_LEAF corral_tlab *corral_current_tlab(void);
 
 #pragma GCC visibility pop

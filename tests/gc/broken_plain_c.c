@@ -5,15 +5,22 @@
  *   broken_plain_c integer   the only copy of a reference is an integer
  *                            across an allocation that collects: the
  *                            object dies, the integer is stale
+ *   broken_plain_c unzeroed  an allocation fast path of its own (as a JIT
+ *                            might emit) that bumps the TLAB and writes only
+ *                            the header: the node's other fields hold what
+ *                            the TLAB held before
  *   broken_plain_c chain     not broken: the program's own SIGSEGV handler
  *                            (installed before corral_init) still gets the
  *                            faults that are not in quarantined memory
  * Each prints its result (91 and 42 when nothing moved or was reused) and
  * exits 0 on the right answer. Under CORRAL_GC_STRESS=quarantine,move-all
- * (with alloc:1 for the second) the stale use is reported. Used by
- * quarantine_c.t.
+ * (with alloc:1 for the second) the stale use is reported; under
+ * CORRAL_GC_STRESS=poison the unzeroed fields hold the poison pattern, which
+ * the collector rejects (and CORRAL_TLAB_ZERO=1 makes the third right).
+ * Used by quarantine_c.t and alloc_zeroing.t.
  */
 #include <corral.h>
+#include <corral/jit.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -61,6 +68,35 @@ __attribute__((noinline)) long broken_plain_integer(void)
     return ((node *)hidden)->value;
 }
 
+/* The bug: no zeroing. Right only under CORRAL_TLAB_ZERO=1. */
+static node *bump_without_zeroing(void)
+{
+    corral_tlab *tlab = corral_current_tlab();
+    size_t bytes = sizeof(node);
+    if (!tlab->cursor || bytes > (size_t)(tlab->limit - tlab->cursor))
+        return corral_alloc(&node_type); /* the slow path: a new TLAB */
+    node *n = (node *)tlab->cursor;
+    tlab->cursor += bytes;
+    n->header.type = &node_type;
+    return n;
+}
+
+__attribute__((noinline)) long broken_plain_unzeroed(void)
+{
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle keep = corral_handle_new(new_node(1));
+    for (int i = 0; i < 100; i++) {
+        node *n = bump_without_zeroing();
+        n->value = 41;
+        n->left = *keep; /* right is whatever the TLAB held */
+        *keep = n;
+    }
+    corral_collect();
+    long result = ((node *)*keep)->value + (((node *)*keep)->right != NULL);
+    corral_handle_scope_close(scope);
+    return result;
+}
+
 static char *guard_page;
 static volatile sig_atomic_t own_handler_calls;
 
@@ -98,6 +134,11 @@ int main(int argc, char **argv)
         return chain();
     if (argc != 2 || corral_init(NULL) != 0 || corral_thread_attach() != 0)
         return 2;
+    if (strcmp(argv[1], "unzeroed") == 0) {
+        long result = broken_plain_unzeroed();
+        printf("%ld\n", result);
+        return result == 41 ? 0 : 1;
+    }
     bool global = strcmp(argv[1], "global") == 0;
     long result = global ? broken_plain_global() : broken_plain_integer();
     printf("%ld\n", result);

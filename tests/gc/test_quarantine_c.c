@@ -9,7 +9,10 @@
  *     collects: "address A was freed by GC n" under quarantine,move-all,
  *     alloc:1; silent under move-all,alloc:1;
  *  3. a program with its own SIGSEGV handler gets the faults outside
- *     quarantined memory (the handler chains).
+ *     quarantined memory (the handler chains);
+ *  4. an allocation fast path of the program's own that does not zero the
+ *     object: under poison the marker names the poison pattern and the
+ *     verifier the slot; CORRAL_TLAB_ZERO=1 makes the program right.
  * Plain C, so this also runs in the sanitizer legs. */
 #include <stdbool.h>
 
@@ -30,9 +33,21 @@ static void caught(const char *what, const char *argument, const char *other_mod
     free(quiet);
 }
 
+/* Case 4: settings, then whether it must die, and what its output holds. */
+static void unzeroed(const char *settings, bool dies, const char *says)
+{
+    run_result run = run_program_with(PLAIN_C_PROGRAM, "unzeroed", settings, 60);
+    bool right = dies ? !run.timed_out && WIFSIGNALED(run.status) && WTERMSIG(run.status) == SIGABRT
+                      : exited_ok(&run);
+    if (!ok(right && strstr(run.output, says), "unzeroed fast path, %s: %s, output has \"%s\"",
+            settings, dies ? "dies" : "exits 0", says))
+        show_output(&run);
+    free(run.output);
+}
+
 int main(void)
 {
-    plan(4 * 2 + 1);
+    plan(4 * 2 + 1 + 3);
     caught("unregistered global", "global", "move-all", "moved to 0x[0-9a-f]+",
            "broken_plain_global", "91");
     caught("integer across an allocation", "integer", "move-all,alloc:1", "freed",
@@ -43,5 +58,9 @@ int main(void)
             "a fault outside quarantined memory reaches the program's own SIGSEGV handler"))
         show_output(&chained);
     free(chained.output);
+    unzeroed("CORRAL_GC_STRESS=poison", true, "marking found the poison pattern 0xbadc0ffee0ddf00d");
+    unzeroed("CORRAL_GC_STRESS=poison CORRAL_GC_VERIFY=before", true,
+             "of type node at offset 16 holds 0xbadc0ffee0ddf00d: the poison pattern itself");
+    unzeroed("CORRAL_GC_STRESS=poison CORRAL_TLAB_ZERO=1", false, "41");
     return done_testing();
 }
