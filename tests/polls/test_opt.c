@@ -569,6 +569,27 @@ static void test_gcroot_modes(void)
     }
 }
 
+/* gcroot code its frontend optimised (gcroot_optimised.ll), in both modes. */
+static void test_gcroot_optimised(void)
+{
+    static const char *const modes[] = {"-O2", "-O2 --gcroot=promoted"};
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        char *ir = opt_ok(modes[i], "gcroot_optimised.ll");
+        char *inlined = ir_function(ir, "inlined_root");
+        ok(inlined && strstr(inlined, "@corral.unmanaged.work") && !strstr(inlined, "unreachable") &&
+               !strstr(inlined, "llvm.lifetime"),
+           "%s: a root slot with a lifetime.start is read as the null it starts as, not as undef",
+           modes[i]);
+        char *copy = ir_function(ir, "returns_root");
+        ok(copy && !strstr(copy, "%unused") && !strstr(copy, "@corral_poll_slow"),
+           "%s: a gcroot function copied by dead-argument elimination still drops the return "
+           "poll across the root it returns", modes[i]);
+        free(inlined);
+        free(copy);
+        free(ir);
+    }
+}
+
 /* A reference made in a gcroot function, inlined into managed code that
  * keeps it across a call: the reference, not the plain pointer, crosses it. */
 static void test_gcroot_boundary(void)
@@ -726,6 +747,7 @@ int main(void)
     test_linking();
     test_gcroot_modes();
     test_gcroot_boundary();
+    test_gcroot_optimised();
     test_bad_ir();
     test_bad_inputs();
     scratch_dir_remove();
