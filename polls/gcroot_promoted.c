@@ -23,6 +23,10 @@
  * integer made from a reference: the checks still reject it when it is live
  * across a safepoint (a frontend that kept it in a register across a call),
  * where shadow-stack mode could not tell.
+ *
+ * A function whose roots are live across an invoke gets a shadow-stack frame
+ * instead (lower_gcroot_slots_to_frame): RS4GC cannot relocate into a
+ * landingpad that returns a value (root_crosses_invoke).
  */
 #include "liveness.h"
 #include "pass.h"
@@ -69,24 +73,38 @@ static int check_slot_uses(polls_pass *pass, LLVMValueRef function, LLVMValueRef
     return 0;
 }
 
-/* The slots of function's gcroot calls, each once; the calls become null
- * stores (a root starts null, also when an inlined callee's call sits in a
- * loop) and are erased. The entry block stores null too, so no path reads
- * an undefined root at a safepoint. */
-static void take_slots(polls_pass *pass, LLVMValueRef function, value_list *slots)
+/* The slots of function's gcroot calls, each once, in order. */
+static void gcroot_slots(LLVMValueRef function, value_list *slots)
 {
     value_list calls = {0};
     collect_gcroot_calls(function, &calls);
-    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
     for (size_t i = 0; i < calls.count; i++) {
         LLVMValueRef slot = LLVMGetOperand(calls.items[i], 0);
         int seen = 0;
         for (size_t s = 0; s < slots->count; s++)
             seen |= slots->items[s] == slot;
-        if (!seen && check_slot_uses(pass, function, slot) == 0)
+        if (!seen)
             VEC_PUSH(*slots, slot);
+    }
+    free(calls.items);
+}
+
+/* The slots of function that can be promoted (the others are errors); the
+ * gcroot calls become null stores (a root starts null, also when an inlined
+ * callee's call sits in a loop) and are erased. The entry block stores null
+ * too, so no path reads an undefined root at a safepoint. */
+static void take_slots(polls_pass *pass, LLVMValueRef function, value_list *slots)
+{
+    value_list all = {0}, calls = {0};
+    gcroot_slots(function, &all);
+    for (size_t s = 0; s < all.count; s++)
+        if (check_slot_uses(pass, function, all.items[s]) == 0)
+            VEC_PUSH(*slots, all.items[s]);
+    collect_gcroot_calls(function, &calls);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+    for (size_t i = 0; i < calls.count; i++) {
         LLVMPositionBuilderBefore(pass->builder, calls.items[i]);
-        LLVMBuildStore(pass->builder, LLVMConstNull(ptr), slot);
+        LLVMBuildStore(pass->builder, LLVMConstNull(ptr), LLVMGetOperand(calls.items[i], 0));
         LLVMInstructionEraseFromParent(calls.items[i]);
     }
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
@@ -94,6 +112,7 @@ static void take_slots(polls_pass *pass, LLVMValueRef function, value_list *slot
         LLVMPositionBuilderBefore(pass->builder, first_insertion_point(entry));
         LLVMBuildStore(pass->builder, LLVMConstNull(ptr), slots->items[s]);
     }
+    free(all.items);
     free(calls.items);
 }
 
@@ -107,13 +126,12 @@ static void collect_safepoints(polls_pass *pass, LLVMValueRef function, value_li
             if (!is_call_site(inst) ||
                 (classify_call(pass, inst) != CALL_POLL && !call_is_statepoint(pass, inst)))
                 continue;
-            /* The root would need storing back on two edges, one a landing pad. */
-            if (!LLVMIsACallInst(inst)) {
-                LLVMValueRef callee = called_function(inst);
+            /* Invokes are kept for the check in promote_function; a callbr
+             * (asm goto) would need its roots stored back on each edge. */
+            if (!LLVMIsACallInst(inst) && !LLVMIsAInvokeInst(inst)) {
                 pass_error(pass, function, inst,
-                           "invoke of '%s' in a gcroot function: --gcroot=promoted handles "
-                           "calls only; use --gcroot=shadow-stack for code with exceptions",
-                           callee ? value_name(callee) : "(indirect)");
+                           "callbr in a gcroot function: --gcroot=promoted handles calls and "
+                           "invokes; use --gcroot=shadow-stack for asm goto");
                 continue;
             }
             VEC_PUSH(*safepoints, inst);
@@ -189,7 +207,9 @@ static slot_access access_of(LLVMValueRef inst, LLVMValueRef slot)
 {
     if (LLVMIsALoadInst(inst) && LLVMGetOperand(inst, 0) == slot)
         return ACCESS_LOAD;
-    if (LLVMIsAStoreInst(inst) && LLVMGetOperand(inst, 1) == slot)
+    /* A gcroot call (while there is one) starts the root as null. */
+    if ((LLVMIsAStoreInst(inst) || is_call_named(inst, "llvm.gcroot")) &&
+        LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0) == slot)
         return ACCESS_STORE;
     return ACCESS_NONE;
 }
@@ -275,12 +295,42 @@ static void mark_statepoint_ids(LLVMValueRef function)
                                           CORRAL_ABI_GCROOT_STATEPOINT_ID_TEXT);
 }
 
+/* Is a root live across one of function's invokes? RS4GC would relocate
+ * it in the landing pad with a gc.relocate of the landingpad's value, which
+ * LLVM 19 types as a token: a pad returning { ptr, i32 } (any that catches
+ * or resumes) makes invalid IR. */
+static int root_crosses_invoke(LLVMValueRef function, const value_list *slots,
+                               const value_list *safepoints)
+{
+    int crosses = 0;
+    for (size_t s = 0; s < slots->count && !crosses; s++) {
+        slot_liveness live;
+        slot_liveness_build(&live, function, slots->items[s]);
+        for (size_t p = 0; p < safepoints->count && !crosses; p++)
+            crosses = LLVMIsAInvokeInst(safepoints->items[p]) &&
+                      slot_live_after(&live, safepoints->items[p]);
+        slot_liveness_free(&live);
+    }
+    return crosses;
+}
+
 static void promote_function(polls_pass *pass, LLVMValueRef function)
 {
     value_list slots = {0}, safepoints = {0};
-    take_slots(pass, function, &slots);
+    gcroot_slots(function, &slots);
     check_reloads(pass, function, &slots);
     collect_safepoints(pass, function, &safepoints);
+    /* Such a function keeps its roots in a shadow-stack frame, as in
+     * shadow-stack mode: the frame is memory the collector updates, read
+     * again after the landing pad like after any call. */
+    if (root_crosses_invoke(function, &slots, &safepoints)) {
+        lower_gcroot_slots_to_frame(pass, function);
+        free(slots.items);
+        free(safepoints.items);
+        return;
+    }
+    slots.count = 0;
+    take_slots(pass, function, &slots);
     for (size_t s = 0; s < slots.count; s++) {
         /* Decided for every safepoint first: threading adds loads. */
         slot_liveness live;

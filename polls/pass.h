@@ -235,6 +235,11 @@ void turn_shadow_stack_fences_into_polls(polls_pass *pass);
 int is_shadow_stack_function(LLVMValueRef function);
 /* The calls of llvm.gcroot in function, in block order, into calls. */
 void collect_gcroot_calls(LLVMValueRef function, value_list *calls);
+/* function's gcroot slots become the roots of a shadow-stack frame, pushed
+ * at entry and popped at each ret and resume; its gcroot calls go. Before
+ * optimisation in shadow-stack mode; in promoted mode for a function whose
+ * roots cross an invoke (gcroot_promoted.c). */
+void lower_gcroot_slots_to_frame(polls_pass *pass, LLVMValueRef function);
 /* After placement: drops entry/return polls across which a plain pointer
  * that may point into the heap is live; such a loop poll is an error. */
 void check_shadow_stack_polls(polls_pass *pass, LLVMValueRef function,

@@ -206,7 +206,7 @@ static void erase_lifetime_markers(LLVMValueRef slot)
     }
 }
 
-static void lower_function(polls_pass *pass, LLVMValueRef function)
+void lower_gcroot_slots_to_frame(polls_pass *pass, LLVMValueRef function)
 {
     gcroot_list roots = {0};
     size_t errors = pass->error_count;
@@ -367,7 +367,7 @@ void lower_shadow_stack_functions(polls_pass *pass)
         /* Promoted mode keeps the gcroot calls (and so the gc, which the
          * verifier wants with them) through optimisation: gcroot_promoted.c. */
         if (pass->error_count == errors && !promoted)
-            lower_function(pass, function);
+            lower_gcroot_slots_to_frame(pass, function);
         fence_loops(pass, function);
         if (!promoted)
             LLVMSetGC(function, NULL);
