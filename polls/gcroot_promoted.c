@@ -24,9 +24,10 @@
  * across a safepoint (a frontend that kept it in a register across a call),
  * where shadow-stack mode could not tell.
  *
- * A function whose roots are live across an invoke gets a shadow-stack frame
- * instead (lower_gcroot_slots_to_frame): RS4GC cannot relocate into a
- * landingpad that returns a value (root_crosses_invoke).
+ * A function whose roots cannot all be promoted (roots_promotable: a slot
+ * whose address is used otherwise, or a root live across an invoke, which
+ * RS4GC cannot relocate into a landingpad that returns a value) gets a
+ * shadow-stack frame instead (lower_gcroot_slots_to_frame).
  */
 #include "liveness.h"
 #include "pass.h"
@@ -43,18 +44,14 @@ static int is_call_named(LLVMValueRef inst, const char *prefix)
 }
 
 /* mem2reg promotes a slot only if it is an entry-block alloca, just loaded
- * and stored as a ptr. */
-static int check_slot_uses(polls_pass *pass, LLVMValueRef function, LLVMValueRef slot)
+ * and stored as a ptr. Not so: a slot whose address is passed on or offset,
+ * or one in a phi or select (the frontend's own optimisation sinks a load
+ * from two slots into one from a phi of them). */
+static int slot_promotable(polls_pass *pass, LLVMValueRef function, LLVMValueRef slot)
 {
     LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
-    if (LLVMGetInstructionParent(slot) != LLVMGetEntryBasicBlock(function)) {
-        pass_error(pass, function, slot,
-                   "llvm.gcroot slot '%s' is not allocated in the entry block: "
-                   "--gcroot=promoted keeps roots in registers, which needs a static slot; "
-                   "move the alloca to the entry block or use --gcroot=shadow-stack",
-                   value_name(slot));
-        return -1;
-    }
+    if (LLVMGetInstructionParent(slot) != LLVMGetEntryBasicBlock(function))
+        return 0;
     for (LLVMUseRef use = LLVMGetFirstUse(slot); use; use = LLVMGetNextUse(use)) {
         LLVMValueRef user = LLVMGetUser(use);
         if ((LLVMIsALoadInst(user) && LLVMTypeOf(user) == ptr && !LLVMGetVolatile(user)) ||
@@ -63,14 +60,9 @@ static int check_slot_uses(polls_pass *pass, LLVMValueRef function, LLVMValueRef
              LLVMTypeOf(LLVMGetOperand(user, 0)) == ptr && !LLVMGetVolatile(user)) ||
             is_call_named(user, "llvm.gcroot") || is_call_named(user, "llvm.lifetime."))
             continue;
-        pass_error(pass, function, user,
-                   "llvm.gcroot slot '%s' is used other than by plain loads and stores of a "
-                   "ptr (its address is passed on, stored or offset): --gcroot=promoted keeps "
-                   "roots in registers; use --gcroot=shadow-stack for such code",
-                   value_name(slot));
-        return -1;
+        return 0;
     }
-    return 0;
+    return 1;
 }
 
 /* The slots of function's gcroot calls, each once, in order. */
@@ -89,17 +81,13 @@ static void gcroot_slots(LLVMValueRef function, value_list *slots)
     free(calls.items);
 }
 
-/* The slots of function that can be promoted (the others are errors); the
- * gcroot calls become null stores (a root starts null, also when an inlined
- * callee's call sits in a loop) and are erased. The entry block stores null
- * too, so no path reads an undefined root at a safepoint. */
-static void take_slots(polls_pass *pass, LLVMValueRef function, value_list *slots)
+/* The gcroot calls of function (whose slots are promotable) become null
+ * stores (a root starts null, also when an inlined callee's call sits in a
+ * loop) and are erased. The entry block stores null too, so no path reads
+ * an undefined root at a safepoint. */
+static void take_slots(polls_pass *pass, LLVMValueRef function, const value_list *slots)
 {
-    value_list all = {0}, calls = {0};
-    gcroot_slots(function, &all);
-    for (size_t s = 0; s < all.count; s++)
-        if (check_slot_uses(pass, function, all.items[s]) == 0)
-            VEC_PUSH(*slots, all.items[s]);
+    value_list calls = {0};
     collect_gcroot_calls(function, &calls);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
     for (size_t i = 0; i < calls.count; i++) {
@@ -112,30 +100,20 @@ static void take_slots(polls_pass *pass, LLVMValueRef function, value_list *slot
         LLVMPositionBuilderBefore(pass->builder, first_insertion_point(entry));
         LLVMBuildStore(pass->builder, LLVMConstNull(ptr), slots->items[s]);
     }
-    free(all.items);
     free(calls.items);
 }
 
-/* The safepoints of function, in order: polls and future statepoints. */
+/* The safepoints of function, in order: polls and future statepoints
+ * (calls, invokes and callbrs). */
 static void collect_safepoints(polls_pass *pass, LLVMValueRef function, value_list *safepoints)
 {
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-             inst = LLVMGetNextInstruction(inst)) {
-            if (!is_call_site(inst) ||
-                (classify_call(pass, inst) != CALL_POLL && !call_is_statepoint(pass, inst)))
-                continue;
-            /* Invokes are kept for the check in promote_function; a callbr
-             * (asm goto) would need its roots stored back on each edge. */
-            if (!LLVMIsACallInst(inst) && !LLVMIsAInvokeInst(inst)) {
-                pass_error(pass, function, inst,
-                           "callbr in a gcroot function: --gcroot=promoted handles calls and "
-                           "invokes; use --gcroot=shadow-stack for asm goto");
-                continue;
-            }
-            VEC_PUSH(*safepoints, inst);
-        }
+             inst = LLVMGetNextInstruction(inst))
+            if (is_call_site(inst) &&
+                (classify_call(pass, inst) == CALL_POLL || call_is_statepoint(pass, inst)))
+                VEC_PUSH(*safepoints, inst);
 }
 
 /* Pointers computed from a load of slot (through GEPs, casts, phis and
@@ -295,23 +273,27 @@ static void mark_statepoint_ids(LLVMValueRef function)
                                           CORRAL_ABI_GCROOT_STATEPOINT_ID_TEXT);
 }
 
-/* Is a root live across one of function's invokes? RS4GC would relocate
- * it in the landing pad with a gc.relocate of the landingpad's value, which
- * LLVM 19 types as a token: a pad returning { ptr, i32 } (any that catches
- * or resumes) makes invalid IR. */
-static int root_crosses_invoke(LLVMValueRef function, const value_list *slots,
-                               const value_list *safepoints)
+/* Can every root of function live in registers? Not when a slot is not
+ * promotable, nor when a root is live across a safepoint that is no call:
+ * RS4GC would relocate it on an invoke's unwind edge with a gc.relocate of
+ * the landing pad, which LLVM 19 types as a token, so a landingpad
+ * { ptr, i32 } (any that catches or resumes) makes invalid IR; a callbr
+ * would need it on every indirect edge. */
+static int roots_promotable(polls_pass *pass, LLVMValueRef function, const value_list *slots,
+                            const value_list *safepoints)
 {
-    int crosses = 0;
-    for (size_t s = 0; s < slots->count && !crosses; s++) {
+    int promotable = 1;
+    for (size_t s = 0; s < slots->count && promotable; s++) {
+        if (!slot_promotable(pass, function, slots->items[s]))
+            return 0;
         slot_liveness live;
         slot_liveness_build(&live, function, slots->items[s]);
-        for (size_t p = 0; p < safepoints->count && !crosses; p++)
-            crosses = LLVMIsAInvokeInst(safepoints->items[p]) &&
-                      slot_live_after(&live, safepoints->items[p]);
+        for (size_t p = 0; p < safepoints->count && promotable; p++)
+            promotable = LLVMIsACallInst(safepoints->items[p]) ||
+                         !slot_live_after(&live, safepoints->items[p]);
         slot_liveness_free(&live);
     }
-    return crosses;
+    return promotable;
 }
 
 static void promote_function(polls_pass *pass, LLVMValueRef function)
@@ -320,16 +302,15 @@ static void promote_function(polls_pass *pass, LLVMValueRef function)
     gcroot_slots(function, &slots);
     check_reloads(pass, function, &slots);
     collect_safepoints(pass, function, &safepoints);
-    /* Such a function keeps its roots in a shadow-stack frame, as in
-     * shadow-stack mode: the frame is memory the collector updates, read
-     * again after the landing pad like after any call. */
-    if (root_crosses_invoke(function, &slots, &safepoints)) {
+    /* Otherwise the function keeps its roots in a shadow-stack frame, as in
+     * shadow-stack mode: memory the collector updates, which the function
+     * reads again after each safepoint (a landing pad too). */
+    if (!roots_promotable(pass, function, &slots, &safepoints)) {
         lower_gcroot_slots_to_frame(pass, function);
         free(slots.items);
         free(safepoints.items);
         return;
     }
-    slots.count = 0;
     take_slots(pass, function, &slots);
     for (size_t s = 0; s < slots.count; s++) {
         /* Decided for every safepoint first: threading adds loads. */
