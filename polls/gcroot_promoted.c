@@ -23,6 +23,11 @@
  * integer made from a reference: the checks still reject it when it is live
  * across a safepoint (a frontend that kept it in a register across a call),
  * where shadow-stack mode could not tell.
+ *
+ * A function whose roots cannot all be promoted (roots_promotable: a slot
+ * whose address is used otherwise, or a root live across an invoke, which
+ * RS4GC cannot relocate into a landingpad that returns a value) gets a
+ * shadow-stack frame instead (lower_gcroot_slots_to_frame).
  */
 #include "liveness.h"
 #include "pass.h"
@@ -39,18 +44,14 @@ static int is_call_named(LLVMValueRef inst, const char *prefix)
 }
 
 /* mem2reg promotes a slot only if it is an entry-block alloca, just loaded
- * and stored as a ptr. */
-static int check_slot_uses(polls_pass *pass, LLVMValueRef function, LLVMValueRef slot)
+ * and stored as a ptr. Not so: a slot whose address is passed on or offset,
+ * or one in a phi or select (the frontend's own optimisation sinks a load
+ * from two slots into one from a phi of them). */
+static int slot_promotable(polls_pass *pass, LLVMValueRef function, LLVMValueRef slot)
 {
     LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
-    if (LLVMGetInstructionParent(slot) != LLVMGetEntryBasicBlock(function)) {
-        pass_error(pass, function, slot,
-                   "llvm.gcroot slot '%s' is not allocated in the entry block: "
-                   "--gcroot=promoted keeps roots in registers, which needs a static slot; "
-                   "move the alloca to the entry block or use --gcroot=shadow-stack",
-                   value_name(slot));
-        return -1;
-    }
+    if (LLVMGetInstructionParent(slot) != LLVMGetEntryBasicBlock(function))
+        return 0;
     for (LLVMUseRef use = LLVMGetFirstUse(slot); use; use = LLVMGetNextUse(use)) {
         LLVMValueRef user = LLVMGetUser(use);
         if ((LLVMIsALoadInst(user) && LLVMTypeOf(user) == ptr && !LLVMGetVolatile(user)) ||
@@ -59,34 +60,39 @@ static int check_slot_uses(polls_pass *pass, LLVMValueRef function, LLVMValueRef
              LLVMTypeOf(LLVMGetOperand(user, 0)) == ptr && !LLVMGetVolatile(user)) ||
             is_call_named(user, "llvm.gcroot") || is_call_named(user, "llvm.lifetime."))
             continue;
-        pass_error(pass, function, user,
-                   "llvm.gcroot slot '%s' is used other than by plain loads and stores of a "
-                   "ptr (its address is passed on, stored or offset): --gcroot=promoted keeps "
-                   "roots in registers; use --gcroot=shadow-stack for such code",
-                   value_name(slot));
-        return -1;
+        return 0;
     }
-    return 0;
+    return 1;
 }
 
-/* The slots of function's gcroot calls, each once; the calls become null
- * stores (a root starts null, also when an inlined callee's call sits in a
- * loop) and are erased. The entry block stores null too, so no path reads
- * an undefined root at a safepoint. */
-static void take_slots(polls_pass *pass, LLVMValueRef function, value_list *slots)
+/* The slots of function's gcroot calls, each once, in order. */
+static void gcroot_slots(LLVMValueRef function, value_list *slots)
 {
     value_list calls = {0};
     collect_gcroot_calls(function, &calls);
-    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
     for (size_t i = 0; i < calls.count; i++) {
         LLVMValueRef slot = LLVMGetOperand(calls.items[i], 0);
         int seen = 0;
         for (size_t s = 0; s < slots->count; s++)
             seen |= slots->items[s] == slot;
-        if (!seen && check_slot_uses(pass, function, slot) == 0)
+        if (!seen)
             VEC_PUSH(*slots, slot);
+    }
+    free(calls.items);
+}
+
+/* The gcroot calls of function (whose slots are promotable) become null
+ * stores (a root starts null, also when an inlined callee's call sits in a
+ * loop) and are erased. The entry block stores null too, so no path reads
+ * an undefined root at a safepoint. */
+static void take_slots(polls_pass *pass, LLVMValueRef function, const value_list *slots)
+{
+    value_list calls = {0};
+    collect_gcroot_calls(function, &calls);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+    for (size_t i = 0; i < calls.count; i++) {
         LLVMPositionBuilderBefore(pass->builder, calls.items[i]);
-        LLVMBuildStore(pass->builder, LLVMConstNull(ptr), slot);
+        LLVMBuildStore(pass->builder, LLVMConstNull(ptr), LLVMGetOperand(calls.items[i], 0));
         LLVMInstructionEraseFromParent(calls.items[i]);
     }
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
@@ -97,27 +103,17 @@ static void take_slots(polls_pass *pass, LLVMValueRef function, value_list *slot
     free(calls.items);
 }
 
-/* The safepoints of function, in order: polls and future statepoints. */
+/* The safepoints of function, in order: polls and future statepoints
+ * (calls, invokes and callbrs). */
 static void collect_safepoints(polls_pass *pass, LLVMValueRef function, value_list *safepoints)
 {
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-             inst = LLVMGetNextInstruction(inst)) {
-            if (!is_call_site(inst) ||
-                (classify_call(pass, inst) != CALL_POLL && !call_is_statepoint(pass, inst)))
-                continue;
-            /* The root would need storing back on two edges, one a landing pad. */
-            if (!LLVMIsACallInst(inst)) {
-                LLVMValueRef callee = called_function(inst);
-                pass_error(pass, function, inst,
-                           "invoke of '%s' in a gcroot function: --gcroot=promoted handles "
-                           "calls only; use --gcroot=shadow-stack for code with exceptions",
-                           callee ? value_name(callee) : "(indirect)");
-                continue;
-            }
-            VEC_PUSH(*safepoints, inst);
-        }
+             inst = LLVMGetNextInstruction(inst))
+            if (is_call_site(inst) &&
+                (classify_call(pass, inst) == CALL_POLL || call_is_statepoint(pass, inst)))
+                VEC_PUSH(*safepoints, inst);
 }
 
 /* Pointers computed from a load of slot (through GEPs, casts, phis and
@@ -189,7 +185,9 @@ static slot_access access_of(LLVMValueRef inst, LLVMValueRef slot)
 {
     if (LLVMIsALoadInst(inst) && LLVMGetOperand(inst, 0) == slot)
         return ACCESS_LOAD;
-    if (LLVMIsAStoreInst(inst) && LLVMGetOperand(inst, 1) == slot)
+    /* A gcroot call (while there is one) starts the root as null. */
+    if ((LLVMIsAStoreInst(inst) || is_call_named(inst, "llvm.gcroot")) &&
+        LLVMGetOperand(inst, LLVMIsAStoreInst(inst) ? 1 : 0) == slot)
         return ACCESS_STORE;
     return ACCESS_NONE;
 }
@@ -275,12 +273,45 @@ static void mark_statepoint_ids(LLVMValueRef function)
                                           CORRAL_ABI_GCROOT_STATEPOINT_ID_TEXT);
 }
 
+/* Can every root of function live in registers? Not when a slot is not
+ * promotable, nor when a root is live across a safepoint that is no call:
+ * RS4GC would relocate it on an invoke's unwind edge with a gc.relocate of
+ * the landing pad, which LLVM 19 types as a token, so a landingpad
+ * { ptr, i32 } (any that catches or resumes) makes invalid IR; a callbr
+ * would need it on every indirect edge. */
+static int roots_promotable(polls_pass *pass, LLVMValueRef function, const value_list *slots,
+                            const value_list *safepoints)
+{
+    int promotable = 1;
+    for (size_t s = 0; s < slots->count && promotable; s++) {
+        if (!slot_promotable(pass, function, slots->items[s]))
+            return 0;
+        slot_liveness live;
+        slot_liveness_build(&live, function, slots->items[s]);
+        for (size_t p = 0; p < safepoints->count && promotable; p++)
+            promotable = LLVMIsACallInst(safepoints->items[p]) ||
+                         !slot_live_after(&live, safepoints->items[p]);
+        slot_liveness_free(&live);
+    }
+    return promotable;
+}
+
 static void promote_function(polls_pass *pass, LLVMValueRef function)
 {
     value_list slots = {0}, safepoints = {0};
-    take_slots(pass, function, &slots);
+    gcroot_slots(function, &slots);
     check_reloads(pass, function, &slots);
     collect_safepoints(pass, function, &safepoints);
+    /* Otherwise the function keeps its roots in a shadow-stack frame, as in
+     * shadow-stack mode: memory the collector updates, which the function
+     * reads again after each safepoint (a landing pad too). */
+    if (!roots_promotable(pass, function, &slots, &safepoints)) {
+        lower_gcroot_slots_to_frame(pass, function);
+        free(slots.items);
+        free(safepoints.items);
+        return;
+    }
+    take_slots(pass, function, &slots);
     for (size_t s = 0; s < slots.count; s++) {
         /* Decided for every safepoint first: threading adds loads. */
         slot_liveness live;

@@ -78,7 +78,6 @@ typedef struct polls_pass {
     LLVMValueRef poll_page;     /* corral_poll_page */
     LLVMValueRef poll_slow;     /* corral_poll_slow */
     unsigned strip_mined_kind;  /* metadata kind id of STRIP_MINED_METADATA */
-    ptr_table shadow_stack_functions; /* functions lowered from gc "shadow-stack" */
     ptr_table shadow_stack_loop_polls; /* their loop polls, made from fences */
     ptr_table gcroot_promoted_functions; /* functions whose gcroot slots were promoted */
 } polls_pass;
@@ -233,9 +232,14 @@ void lower_shadow_stack_functions(polls_pass *pass);
 /* After classification: each loop fence becomes a poll (or goes, when the
  * function takes no loop polls); place_polls adds no loop polls there. */
 void turn_shadow_stack_fences_into_polls(polls_pass *pass);
-int is_shadow_stack_function(const polls_pass *pass, LLVMValueRef function);
+int is_shadow_stack_function(LLVMValueRef function);
 /* The calls of llvm.gcroot in function, in block order, into calls. */
 void collect_gcroot_calls(LLVMValueRef function, value_list *calls);
+/* function's gcroot slots become the roots of a shadow-stack frame, pushed
+ * at entry and popped at each ret and resume; its gcroot calls go. Before
+ * optimisation in shadow-stack mode; in promoted mode for a function whose
+ * roots cross an invoke (gcroot_promoted.c). */
+void lower_gcroot_slots_to_frame(polls_pass *pass, LLVMValueRef function);
 /* After placement: drops entry/return polls across which a plain pointer
  * that may point into the heap is live; such a loop poll is an error. */
 void check_shadow_stack_polls(polls_pass *pass, LLVMValueRef function,

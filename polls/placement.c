@@ -212,7 +212,7 @@ void place_polls(polls_pass *pass, LLVMValueRef function, corral_polls_function_
     if (kinds & CORRAL_POLL_ENTRY)
         report->polls_inserted += place_entry_poll(pass, function);
     /* A shadow-stack function's loop polls are its fences (shadow_stack.c). */
-    if ((kinds & CORRAL_POLL_LOOP) && !is_shadow_stack_function(pass, function))
+    if ((kinds & CORRAL_POLL_LOOP) && !is_shadow_stack_function(function))
         report->polls_inserted += place_loop_polls(pass, function, report);
     if (kinds & CORRAL_POLL_PRECALL)
         report->polls_inserted += place_precall_polls(pass, function);

@@ -352,7 +352,6 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
                                                      strlen(STRIP_MINED_METADATA));
     ptr_table_init(&pass.function_flags);
     ptr_table_init(&pass.wrappers);
-    ptr_table_init(&pass.shadow_stack_functions);
     ptr_table_init(&pass.shadow_stack_loop_polls);
     ptr_table_init(&pass.gcroot_promoted_functions);
 
@@ -362,7 +361,6 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
     LLVMDisposeBuilder(pass.builder);
     ptr_table_free(&pass.function_flags);
     ptr_table_free(&pass.wrappers);
-    ptr_table_free(&pass.shadow_stack_functions);
     ptr_table_free(&pass.shadow_stack_loop_polls);
     ptr_table_free(&pass.gcroot_promoted_functions);
     free(pass.managed_functions.items);

@@ -36,6 +36,10 @@
 #include <string.h>
 
 #define FENCE_NAME "corral.gcroot.fence"
+/* Marks the functions lowered from gc "shadow-stack": an attribute, not a
+ * table of functions, since optimisation may replace a function by a copy
+ * (dead-argument elimination does), which keeps its attributes. */
+#define SHADOW_STACK_ATTRIBUTE "corral-shadow-stack"
 
 static int named(LLVMValueRef function, const char *name)
 {
@@ -186,7 +190,23 @@ static void clear_tail_calls(polls_pass *pass, LLVMValueRef function)
         }
 }
 
-static void lower_function(polls_pass *pass, LLVMValueRef function)
+/* A slot's lifetime markers go: moved into the frame, the root lives as long
+ * as the frame, and a lifetime.start there (the inliner puts one before an
+ * inlined callee's gcroot calls) would make the null the push stored undef
+ * to the optimiser, which then deletes the paths that read it. */
+static void erase_lifetime_markers(LLVMValueRef slot)
+{
+    LLVMUseRef use = LLVMGetFirstUse(slot);
+    while (use) {
+        LLVMValueRef user = LLVMGetUser(use);
+        use = LLVMGetNextUse(use);
+        LLVMValueRef callee = LLVMIsACallInst(user) ? called_function(user) : NULL;
+        if (callee && strncmp(value_name(callee), "llvm.lifetime.", 14) == 0)
+            LLVMInstructionEraseFromParent(user);
+    }
+}
+
+void lower_gcroot_slots_to_frame(polls_pass *pass, LLVMValueRef function)
 {
     gcroot_list roots = {0};
     size_t errors = pass->error_count;
@@ -210,6 +230,9 @@ static void lower_function(polls_pass *pass, LLVMValueRef function)
     LLVMTypeRef i32 = LLVMInt32TypeInContext(pass->context);
     LLVMTypeRef fields[] = {ptr, ptr, LLVMArrayType2(ptr, sorted.count)};
     LLVMTypeRef frame_type = LLVMStructTypeInContext(pass->context, fields, 3, 0);
+    /* First: one may be where the push goes. */
+    for (size_t i = 0; i < sorted.count; i++)
+        erase_lifetime_markers(sorted.items[i].alloca);
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
     LLVMPositionBuilder(pass->builder, entry, LLVMGetFirstInstruction(entry));
     LLVMValueRef frame = LLVMBuildAlloca(pass->builder, frame_type, "gc_frame");
@@ -344,11 +367,11 @@ void lower_shadow_stack_functions(polls_pass *pass)
         /* Promoted mode keeps the gcroot calls (and so the gc, which the
          * verifier wants with them) through optimisation: gcroot_promoted.c. */
         if (pass->error_count == errors && !promoted)
-            lower_function(pass, function);
+            lower_gcroot_slots_to_frame(pass, function);
         fence_loops(pass, function);
         if (!promoted)
             LLVMSetGC(function, NULL);
-        ptr_table_put(&pass->shadow_stack_functions, function, 1);
+        add_function_string_attribute(function, SHADOW_STACK_ATTRIBUTE, "");
     }
     for (const char *const *name = (const char *const[]){"llvm.gcroot", "llvm.gcread",
                                                         "llvm.gcwrite", NULL};
@@ -385,9 +408,9 @@ void turn_shadow_stack_fences_into_polls(polls_pass *pass)
     LLVMDeleteFunction(fence);
 }
 
-int is_shadow_stack_function(const polls_pass *pass, LLVMValueRef function)
+int is_shadow_stack_function(LLVMValueRef function)
 {
-    return ptr_table_contains(&pass->shadow_stack_functions, function);
+    return function_has_string_attribute(function, SHADOW_STACK_ATTRIBUTE);
 }
 
 /* A plain pointer that may point into the heap: not (an offset from) an
@@ -404,7 +427,7 @@ static int may_point_into_heap(LLVMValueRef value)
 void check_shadow_stack_polls(polls_pass *pass, LLVMValueRef function,
                               corral_polls_function_report *report)
 {
-    if (!is_shadow_stack_function(pass, function) || !pass->poll_function)
+    if (!is_shadow_stack_function(function) || !pass->poll_function)
         return;
     for (int round = 0; round < 64; round++) {
         safepoint_map map;

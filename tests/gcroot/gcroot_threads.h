@@ -76,6 +76,17 @@ static TAP_UNUSED const char *const gcroot_stress_settings[] = {
 };
 enum { GCROOT_STRESS_SETTINGS = sizeof gcroot_stress_settings / sizeof gcroot_stress_settings[0] };
 
+/* For gcroot code calling unmanaged C: a collection on both sides of every
+ * GC transition. */
+static TAP_UNUSED const char *const gcroot_transition_settings[] = {
+    "CORRAL_GC_STRESS=transitions CORRAL_GC_VERIFY=before,after",
+    "CORRAL_GC_STRESS=transitions,move-all,poison CORRAL_GC_VERIFY=before,after",
+};
+enum {
+    GCROOT_TRANSITION_SETTINGS =
+        sizeof gcroot_transition_settings / sizeof gcroot_transition_settings[0]
+};
+
 enum { GCROOT_MAX_SETTINGS = 8 };
 
 /* A forked subtest (with a timeout) of body per setting, in 1 and in 4

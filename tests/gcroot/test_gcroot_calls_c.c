@@ -24,15 +24,9 @@ static void run_case(void *arg)
                       c->threads == 1 ? 2 * ROUNDS * LENGTH : ROUNDS * LENGTH / 2);
 }
 
-static const char *const settings[] = {
-    "CORRAL_GC_STRESS=transitions CORRAL_GC_VERIFY=before,after",
-    "CORRAL_GC_STRESS=transitions,move-all,poison CORRAL_GC_VERIFY=before,after",
-};
-enum { SETTINGS = sizeof settings / sizeof settings[0] };
-
 int main(void)
 {
-    plan(2 * SETTINGS);
-    gcroot_subtests(settings, SETTINGS, run_case);
+    plan(2 * GCROOT_TRANSITION_SETTINGS);
+    gcroot_subtests(gcroot_transition_settings, GCROOT_TRANSITION_SETTINGS, run_case);
     return done_testing();
 }
