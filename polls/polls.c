@@ -166,6 +166,8 @@ static void place_and_check_polls(polls_pass *pass)
     for (size_t i = 0; i < pass->managed_functions.count; i++) {
         LLVMValueRef function = pass->managed_functions.items[i];
         corral_polls_function_report report = {.function = xstrdup(value_name(function))};
+        if (is_shadow_stack_function(function))
+            report.gcroot_roots = CORRAL_GCROOT_ROOTS_FRAME; /* until promoted, below */
         place_polls(pass, function, &report);
         check_shadow_stack_polls(pass, function, &report);
         analyse_poll_distance(pass, function, &report);
@@ -274,6 +276,9 @@ static void run_steps(polls_pass *pass)
         promote_gcroot_slots(pass);
     if (pass->error_count)
         return;
+    FOR_EACH_MANAGED(pass, function)
+        if (ptr_table_contains(&pass->gcroot_promoted_functions, function))
+            pass->reports.items[index_].gcroot_roots = CORRAL_GCROOT_ROOTS_PROMOTED;
     FOR_EACH_MANAGED(pass, function) {
         split_live_aggregates(pass, function);
         check_live_across_safepoints(pass, function);

@@ -153,6 +153,13 @@ typedef struct corral_polls_function_report {
     int nopoll; /* the function opted out of polls */
     unsigned barriers_inserted; /* with write_barrier: reference stores given a barrier */
     unsigned barriers_elided;   /* and those proven to need none (constant, fresh object) */
+    /* Where a gcroot function's roots ended up: under --gcroot=promoted a
+     * function whose slots cannot all be promoted keeps a frame. */
+    enum {
+        CORRAL_GCROOT_ROOTS_NONE = 0,   /* not a gcroot function */
+        CORRAL_GCROOT_ROOTS_FRAME = 1,  /* a shadow-stack frame */
+        CORRAL_GCROOT_ROOTS_PROMOTED = 2, /* SSA references in the stack maps */
+    } gcroot_roots;
 } corral_polls_function_report;
 
 typedef struct corral_polls_result {

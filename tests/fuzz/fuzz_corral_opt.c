@@ -31,7 +31,8 @@
  * LLVM 19's text parser crashes on some malformed IR too (an inline asm
  * constraint "@x" throws std::length_error: tests/stress/fuzz_findings/
  * inline_asm_constraint_abort.ll). That is LLVM's code, which corral-opt
- * contains by parsing in a child first; here the parse runs under a guard
+ * contains by parsing under crash handlers that name the input and exit;
+ * here the parse runs under a guard
  * that jumps back out of SIGABRT, SIGSEGV or SIGBUS, keeps the parser's
  * context (it may be half-built) and counts the input, printed at exit.
  * Everything after the parse (corral's pass) stays unguarded.
