@@ -486,11 +486,61 @@ static void check_aggregate(polls_pass *pass, LLVMValueRef function, const safep
     free(where);
 }
 
+/* A reference live into the landing pad of a safepoint invoke must be
+ * relocated on the unwind edge, and RS4GC (LLVM 19) anchors that gc.relocate
+ * on the landingpad itself, which must then be a token: with the
+ * landingpad { ptr, i32 } that frontends emit it makes invalid IR. */
+static void check_landing_pad_references(polls_pass *pass, LLVMValueRef function,
+                                         const safepoint_map *map)
+{
+    for (size_t b = 0; b < map->graph.block_count; b++) {
+        for (size_t i = 0; i < map->calls[b].count; i++) {
+            LLVMValueRef invoke = map->calls[b].items[i];
+            if (!LLVMIsAInvokeInst(invoke))
+                continue;
+            LLVMBasicBlockRef pad_block = LLVMGetUnwindDest(invoke);
+            LLVMValueRef pad = LLVMGetFirstInstruction(pad_block);
+            while (pad && LLVMIsAPHINode(pad))
+                pad = LLVMGetNextInstruction(pad);
+            if (!pad || !LLVMIsALandingPadInst(pad) ||
+                LLVMGetTypeKind(LLVMTypeOf(pad)) == LLVMTokenTypeKind)
+                continue;
+            value_list references = {0};
+            for (LLVMValueRef arg = LLVMGetFirstParam(function); arg; arg = LLVMGetNextParam(arg))
+                if (type_is_gc_pointer(LLVMTypeOf(arg)))
+                    VEC_PUSH(references, arg);
+            for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+                 block = LLVMGetNextBasicBlock(block))
+                for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+                     inst = LLVMGetNextInstruction(inst))
+                    if (inst != invoke && type_is_gc_pointer(LLVMTypeOf(inst)))
+                        VEC_PUSH(references, inst);
+            for (size_t r = 0; r < references.count; r++) {
+                if (!live_into_block(map, references.items[r], pad_block))
+                    continue;
+                char *what = describe_value(references.items[r]);
+                char *where = describe_safepoint(pass, invoke);
+                pass_error(pass, function, invoke,
+                           "reference %s is live into the landing pad of %s: RS4GC (LLVM 19) "
+                           "cannot relocate a reference on the unwind edge into a landingpad "
+                           "that returns a value; keep it in a handle, or in a heap object "
+                           "the handler reads",
+                           what, where);
+                free(what);
+                free(where);
+                break; /* one message per invoke */
+            }
+            free(references.items);
+        }
+    }
+}
+
 void check_live_across_safepoints(polls_pass *pass, LLVMValueRef function)
 {
     safepoint_map map;
     safepoint_map_build(&map, pass, function);
     check_tainted_values(pass, function, &map);
+    check_landing_pad_references(pass, function, &map);
     for (LLVMValueRef arg = LLVMGetFirstParam(function); arg; arg = LLVMGetNextParam(arg))
         check_aggregate(pass, function, &map, arg);
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;

@@ -50,6 +50,7 @@ static LLVMValueRef safepoint_between(const safepoint_map *map, size_t block, lo
 
 typedef struct live_walk {
     const safepoint_map *map;
+    int through_safepoints;     /* only where it is live: no safepoint stops the walk */
     size_t def_block;
     long def_position;          /* -1 for arguments: before the first instruction */
     unsigned char *live_in;     /* blocks where the value is live on entry */
@@ -61,6 +62,8 @@ typedef struct live_walk {
  * returns a safepoint crossed, and queues predecessors. */
 static LLVMValueRef live_up_to(live_walk *walk, size_t block, long position)
 {
+    if (walk->through_safepoints)
+        position = -1; /* no safepoint lies before it */
     if (block == walk->def_block)
         return safepoint_between(walk->map, block, walk->def_position, position);
     LLVMValueRef crossed = safepoint_between(walk->map, block, -1, position);
@@ -95,16 +98,17 @@ static LLVMValueRef live_for_use(live_walk *walk, LLVMValueRef value, LLVMValueR
     return live_up_to(walk, block, (long)position);
 }
 
-LLVMValueRef live_across_safepoint(const safepoint_map *map, LLVMValueRef value)
+static LLVMValueRef walk_liveness(const safepoint_map *map, LLVMValueRef value,
+                                  int through_safepoints, unsigned char *live_in)
 {
-    live_walk walk = {.map = map, .def_block = 0, .def_position = -1};
+    live_walk walk = {.map = map, .through_safepoints = through_safepoints, .def_block = 0,
+                      .def_position = -1, .live_in = live_in};
     if (LLVMIsAInstruction(value)) {
         uintptr_t position = 0;
         ptr_table_get(&map->position, value, &position);
         walk.def_block = cfg_block_index(&map->graph, LLVMGetInstructionParent(value));
         walk.def_position = (long)position;
     }
-    walk.live_in = xcalloc(map->graph.block_count, 1);
     walk.worklist = xcalloc(map->graph.block_count + 1, sizeof *walk.worklist);
     LLVMValueRef crossed = NULL;
     for (LLVMUseRef use = LLVMGetFirstUse(value); use && !crossed; use = LLVMGetNextUse(use)) {
@@ -119,7 +123,23 @@ LLVMValueRef live_across_safepoint(const safepoint_map *map, LLVMValueRef value)
         for (size_t i = 0; i < preds->count && !crossed; i++)
             crossed = live_up_to(&walk, preds->items[i], (long)1 << 40);
     }
-    free(walk.live_in);
     free(walk.worklist);
     return crossed;
+}
+
+LLVMValueRef live_across_safepoint(const safepoint_map *map, LLVMValueRef value)
+{
+    unsigned char *live_in = xcalloc(map->graph.block_count, 1);
+    LLVMValueRef crossed = walk_liveness(map, value, 0, live_in);
+    free(live_in);
+    return crossed;
+}
+
+int live_into_block(const safepoint_map *map, LLVMValueRef value, LLVMBasicBlockRef block)
+{
+    unsigned char *live_in = xcalloc(map->graph.block_count, 1);
+    walk_liveness(map, value, 1, live_in);
+    int live = live_in[cfg_block_index(&map->graph, block)];
+    free(live_in);
+    return live;
 }

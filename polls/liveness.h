@@ -24,5 +24,7 @@ void safepoint_map_build(safepoint_map *map, const polls_pass *pass, LLVMValueRe
 void safepoint_map_free(safepoint_map *map);
 /* Returns the first safepoint value is live across, or NULL. */
 LLVMValueRef live_across_safepoint(const safepoint_map *map, LLVMValueRef value);
+/* Whether value is live on entry to block (safepoints do not matter). */
+int live_into_block(const safepoint_map *map, LLVMValueRef value, LLVMBasicBlockRef block);
 
 #endif /* CORRAL_POLLS_LIVENESS_H */

@@ -699,6 +699,7 @@ static void test_bad_ir(void)
         {"bad_varargs_vector.ll", "bad_varargs_vector.ll: pass_vector: variadic argument 2 of 'sum' holds references inside a vector"},
         {"bad_definition_mark.ll", "bad_definition_mark.ll: defined_leaf: a managed definition cannot be marked leaf"},
         {"bad_poll_slow.ll", "bad_poll_slow.ll: corral_poll_slow: the runtime's poll slow path must be declared"},
+        {"bad_landingpad_reference.ll", "bad_landingpad_reference.ll: catcher: reference '%p' is live into the landing pad of the call to"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         expect_rejected("", cases[i].file, cases[i].expected);
