@@ -132,13 +132,16 @@ static void parser_crashed(int signal)
     siglongjmp(parser_escape, signal);
 }
 
-__attribute__((destructor)) static void report_parser_crashes(void)
+/* At the 1st, 2nd, 4th, 8th... skipped input: libFuzzer's fuzzing loop ends
+ * with _Exit, so there is no report at exit. */
+static void report_parser_crash(void)
 {
-    if (parser_crashes)
-        fprintf(stderr,
-                "fuzz_corral_opt: %zu inputs crashed LLVM 19's IR parser (LLVM's code, not "
-                "corral's: skipped; corral-opt reports them as malformed IR)\n",
-                parser_crashes);
+    if (parser_crashes & (parser_crashes - 1))
+        return;
+    fprintf(stderr,
+            "fuzz_corral_opt: %zu inputs so far crashed LLVM 19's IR parser (LLVM's code, not "
+            "corral's: skipped; corral-opt reports them as malformed IR)\n",
+            parser_crashes);
 }
 
 /* The module, or NULL when LLVM rejects the input; *crashed when its parser
@@ -167,6 +170,7 @@ static LLVMModuleRef parse_module(LLVMContextRef context, const uint8_t *data, s
         if (parser_crashes < sizeof abandoned_contexts / sizeof abandoned_contexts[0])
             abandoned_contexts[parser_crashes] = context;
         parser_crashes++;
+        report_parser_crash();
         return NULL;
     }
     if (rejected) {
