@@ -15,7 +15,9 @@
  * one "ok N - name" line, or "not ok N - name # timed out after S s" and kills
  * the child. Every multithreaded test runs this way, so a deadlock fails with
  * a name instead of hanging CI. TAP_TIMEOUT_SCALE (a positive number) stretches
- * every timeout, for sanitizer builds.
+ * every timeout, for sanitizer builds and emulation. TAP_WORK_PERCENT (1-100,
+ * default 100) shrinks the rounds and cycles of the longest tests through
+ * tap_work(n), never what they check: the emulated AArch64 run sets it.
  *
  * Seeds: tap_seed(argc, argv) returns the seed from argv[1] or TAP_SEED, else
  * one from the clock, and prints "# seed: N" so any failure can be replayed.
@@ -191,6 +193,20 @@ static TAP_UNUSED double tap_timeout_scale(void)
     if (*end != '\0' || !(scale > 0))
         bail_out("TAP_TIMEOUT_SCALE='%s': expected a positive number", text);
     return scale;
+}
+
+/* n scaled by TAP_WORK_PERCENT, at least 1: the work of a long test's loop. */
+static TAP_UNUSED long tap_work(long n)
+{
+    const char *text = getenv("TAP_WORK_PERCENT");
+    if (!text || !*text)
+        return n;
+    char *end;
+    long percent = strtol(text, &end, 10);
+    if (*end != '\0' || percent < 1 || percent > 100)
+        bail_out("TAP_WORK_PERCENT='%s': expected a whole number from 1 to 100", text);
+    long scaled = n * percent / 100;
+    return scaled > 0 ? scaled : 1;
 }
 
 static TAP_UNUSED double tap_now(void)

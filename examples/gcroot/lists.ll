@@ -26,8 +26,8 @@
 ;                       loop: the pass cannot tell a pointer to C memory from
 ;                       one into the heap, and refuses a loop poll there.)
 
-target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
-target triple = "x86_64-pc-linux-gnu"
+; No target triple or data layout: corralc gives the module its target's
+; (the build machine's, or --target's), so one file serves x86-64 and AArch64.
 
 @example_cell_type = external global i8
 @cell_tag = private constant [5 x i8] c"cell\00"

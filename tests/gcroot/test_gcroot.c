@@ -39,7 +39,8 @@ enum { ROUNDS = 40, DEPTH = 7, LIST_LENGTH = 300 };
 
 static void *worker(void *failures)
 {
-    *(long *)failures = gcroot_worker(ROUNDS, DEPTH, tree_expected(DEPTH, 1), LIST_LENGTH);
+    *(long *)failures =
+        gcroot_worker(tap_work(ROUNDS), DEPTH, tree_expected(DEPTH, 1), LIST_LENGTH);
     return NULL;
 }
 

@@ -12,7 +12,7 @@ enum { ROUNDS = 6, LENGTH = 40 };
 
 static void *worker(void *failures)
 {
-    *(long *)failures = ffi_worker(ROUNDS, LENGTH);
+    *(long *)failures = ffi_worker(tap_work(ROUNDS), LENGTH);
     return NULL;
 }
 
@@ -20,8 +20,9 @@ static void run_case(void *arg)
 {
     const gcroot_case *c = arg;
     /* Two C calls per node; threads that transition together share a collection. */
+    long rounds = tap_work(ROUNDS);
     gcroot_check_case(c, worker, "every list sum right",
-                      c->threads == 1 ? 2 * ROUNDS * LENGTH : ROUNDS * LENGTH / 2);
+                      c->threads == 1 ? 2 * rounds * LENGTH : rounds * LENGTH / 2);
 }
 
 int main(void)

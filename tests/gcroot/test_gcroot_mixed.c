@@ -57,13 +57,15 @@ long c_check(noderef tree, long depth, long value)
     return failures + (scratch->value != value);
 }
 
-enum { ROUNDS = 12, DEPTH = 6 };
+/* At least MIN_ROUNDS under TAP_WORK_PERCENT: 10 collections under alloc:211. */
+enum { ROUNDS = 12, MIN_ROUNDS = 2, DEPTH = 6 };
 
 static void *worker(void *failures)
 {
     long bad = 0;
+    long rounds = tap_work(ROUNDS) > MIN_ROUNDS ? tap_work(ROUNDS) : MIN_ROUNDS;
     noderef keep = gcroot_build(DEPTH, 1, 0);
-    for (int round = 0; round < ROUNDS; round++) {
+    for (long round = 0; round < rounds; round++) {
         noderef from_c = c_build(DEPTH, 1, 0);
         noderef from_gcroot = gcroot_build(DEPTH, 1, 0);
         bad += gcroot_check(from_c, DEPTH, 1) + c_check(from_gcroot, DEPTH, 1);
@@ -71,7 +73,7 @@ static void *worker(void *failures)
         noderef pair = gcroot_pair(from_c, from_gcroot);
         bad += pair->left != from_c || pair->right != from_gcroot || pair->value != 2 + 1;
     }
-    bad += gcroot_rounds(ROUNDS, DEPTH);
+    bad += gcroot_rounds(rounds, DEPTH);
     bad += c_check(keep, DEPTH, 1) + gcroot_check(keep, DEPTH, 1);
     *(long *)failures = bad;
     return NULL;

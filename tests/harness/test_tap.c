@@ -76,7 +76,8 @@ static int run_sample(const char *mode)
 static char *capture(const char *self, const char *mode, int with_stderr, int *status)
 {
     command_result result =
-        run_command("'%s' --sample %s%s", self, mode, with_stderr ? "" : " 2>/dev/null");
+        run_command("%s '%s' --sample %s%s", exec_wrapper(), self, mode,
+                    with_stderr ? "" : " 2>/dev/null");
     *status = result.status;
     return result.output;
 }

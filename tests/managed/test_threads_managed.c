@@ -155,7 +155,7 @@ typedef struct coexistence_setup {
 static void coexistence_case(void *arg)
 {
     const coexistence_setup *setup = arg;
-    long cycles = setup->cycles;
+    long cycles = tap_work(setup->cycles);
     test_start(setup->settings, true);
     if (pipe(wake_pipe) != 0)
         bail_out("pipe");

@@ -22,6 +22,32 @@
 
 enum { ERROR_SIZE = 512 };
 
+/* The registers the hand-made tables use and their names in the parser's
+ * messages, per architecture: SP and FP (base/arch.h), two callee-saved
+ * registers A < B and a caller-saved one. */
+#if defined(__aarch64__)
+enum { SP = 31, FP = 29, SAVED_A = 19, SAVED_B = 20, SCRATCH = 0 };
+#define SP_NAME "SP"
+#define FP_NAME "X29"
+#define SAVED_A_NAME "X19"
+#define SAVED_B_NAME "X20"
+#define SCRATCH_NAME "X0"
+#define CALLEE_SAVED_NAMES "X19-X29"
+#define REGISTER_RANGE "an AArch64 register number, 0-127"
+#define FRAME_LINK_NAMES "the frame record (saved X29 and X30)"
+#else
+enum { SP = 7, FP = 6, SAVED_A = 3, SAVED_B = 14, SCRATCH = 0 };
+#define SP_NAME "RSP"
+#define FP_NAME "RBP"
+#define SAVED_A_NAME "RBX"
+#define SAVED_B_NAME "R14"
+#define SCRATCH_NAME "RAX"
+#define CALLEE_SAVED_NAMES "RBX, RBP, R12-R15"
+#define REGISTER_RANGE "an x86-64 register number, 0-125"
+#define FRAME_LINK_NAMES "the saved RBP or the return address"
+#endif
+_Static_assert(SP == ARCH_DWARF_SP && FP == ARCH_DWARF_FP, "LOC_SPILL and LOC_FRAME use SP and FP");
+
 /* ---------------------------------------------------------------------------
  * Helpers
  */
@@ -96,17 +122,17 @@ static void test_basic_table(void)
            r[0].stack_size == 40 && r[0].id == 11,
        "record 0: return address, function, stack size, id");
     ok(r[0].base_count == 2 && r[0].derived_count == 0 &&
-           slot_is(&r[0].bases[0], STACKMAP_SLOT_INDIRECT, 7, 8) &&
-           slot_is(&r[0].bases[1], STACKMAP_SLOT_INDIRECT, 7, 16),
+           slot_is(&r[0].bases[0], STACKMAP_SLOT_INDIRECT, SP, 8) &&
+           slot_is(&r[0].bases[1], STACKMAP_SLOT_INDIRECT, SP, 16),
        "record 0: two spill-slot bases");
     ok(r[1].return_address == 0x40002a && r[1].base_count == 0 && r[1].bases == NULL &&
            r[1].derived == NULL,
        "record 1: no GC pointers, NULL arrays");
     ok(r[2].return_address == 0x401033 && r[2].stack_size == STACKMAP_DYNAMIC_FRAME,
        "record 2: dynamic frame keeps stack size UINT64_MAX");
-    ok(r[2].base_count == 2 && slot_is(&r[2].bases[0], STACKMAP_SLOT_INDIRECT, 6, -24) &&
-           slot_is(&r[2].bases[1], STACKMAP_SLOT_INDIRECT, 7, 0),
-       "record 2: RBP and RSP slots in a dynamic frame");
+    ok(r[2].base_count == 2 && slot_is(&r[2].bases[0], STACKMAP_SLOT_INDIRECT, FP, -24) &&
+           slot_is(&r[2].bases[1], STACKMAP_SLOT_INDIRECT, SP, 0),
+       "record 2: " FP_NAME " and " SP_NAME " slots in a dynamic frame");
     ok(table.record_offsets[0] == at.records[0] && table.record_offsets[2] == at.records[2],
        "record offsets point at the records in the input");
     ok(stackmap_table_check(&table), "the parsed table passes its check");
@@ -121,7 +147,7 @@ static const uint64_t dedupe_constants[] = {0x123456789abcdefull};
 static const test_record dedupe_record[] = {
     RECORD(21, 0x40, STATEPOINT_HEADER(3),
            /* deopt state: anything goes, none of it is a root */
-           LOC_REG(0), LOC_DIRECT(7, 16), LOC_CONST_INDEX(0),
+           LOC_REG(SCRATCH), LOC_DIRECT(SP, 16), LOC_CONST_INDEX(0),
            /* (base, derived) pairs */
            LOC_SPILL(8), LOC_SPILL(8),       /* (A, A) */
            LOC_SPILL(8), LOC_SPILL(24),      /* (A, D) */
@@ -130,9 +156,9 @@ static const test_record dedupe_record[] = {
            LOC_CONST(0), LOC_CONST(0),       /* (null, null) */
            LOC_CONST(0), LOC_SPILL(32),      /* (null, derived from null) */
            LOC_CONST_INDEX(0), LOC_CONST(0), /* (large constant, constant) */
-           LOC_REG(3), LOC_REG(3),           /* (RBX, RBX) */
-           LOC_FRAME(-16), LOC_SPILL(0),     /* ([RBP-16], [RSP+0]) */
-           LOC_REG(14), LOC_REG(14),         /* (R14, R14) */
+           LOC_REG(SAVED_A), LOC_REG(SAVED_A), /* (A, A) */
+           LOC_FRAME(-16), LOC_SPILL(0),     /* ([FP-16], [SP+0]) */
+           LOC_REG(SAVED_B), LOC_REG(SAVED_B), /* (B, B) */
            LOC_SPILL(16), LOC_SPILL(16)),    /* (B, B) again */
 };
 
@@ -149,18 +175,20 @@ static void test_dedupe(void)
         diag("  %s", error);
     const stackmap_record *r = &table.records[0];
     is_int(r->base_count, 5, "five distinct bases");
-    ok(r->base_count == 5 && slot_is(&r->bases[0], STACKMAP_SLOT_INDIRECT, 6, -16) &&
-           slot_is(&r->bases[1], STACKMAP_SLOT_INDIRECT, 7, 8) &&
-           slot_is(&r->bases[2], STACKMAP_SLOT_INDIRECT, 7, 16) &&
-           slot_is(&r->bases[3], STACKMAP_SLOT_REGISTER, 3, 0) &&
-           slot_is(&r->bases[4], STACKMAP_SLOT_REGISTER, 14, 0),
-       "bases sorted: [RBP-16] [RSP+8] [RSP+16] RBX R14");
+    ok(r->base_count == 5 && slot_is(&r->bases[0], STACKMAP_SLOT_INDIRECT, FP, -16) &&
+           slot_is(&r->bases[1], STACKMAP_SLOT_INDIRECT, SP, 8) &&
+           slot_is(&r->bases[2], STACKMAP_SLOT_INDIRECT, SP, 16) &&
+           slot_is(&r->bases[3], STACKMAP_SLOT_REGISTER, SAVED_A, 0) &&
+           slot_is(&r->bases[4], STACKMAP_SLOT_REGISTER, SAVED_B, 0),
+       "bases sorted: [" FP_NAME "-16] [" SP_NAME "+8] [" SP_NAME "+16] " SAVED_A_NAME " "
+       SAVED_B_NAME);
     is_int(r->derived_count, 2, "two derived pairs (repeats and self-pairs dropped)");
-    ok(r->derived_count == 2 && slot_is(&r->derived[0].derived, STACKMAP_SLOT_INDIRECT, 7, 0) &&
-           slot_is(&r->derived[0].base, STACKMAP_SLOT_INDIRECT, 6, -16) &&
-           slot_is(&r->derived[1].derived, STACKMAP_SLOT_INDIRECT, 7, 24) &&
-           slot_is(&r->derived[1].base, STACKMAP_SLOT_INDIRECT, 7, 8),
-       "derived pairs sorted by derived slot: ([RBP-16] -> [RSP+0]) ([RSP+8] -> [RSP+24])");
+    ok(r->derived_count == 2 && slot_is(&r->derived[0].derived, STACKMAP_SLOT_INDIRECT, SP, 0) &&
+           slot_is(&r->derived[0].base, STACKMAP_SLOT_INDIRECT, FP, -16) &&
+           slot_is(&r->derived[1].derived, STACKMAP_SLOT_INDIRECT, SP, 24) &&
+           slot_is(&r->derived[1].base, STACKMAP_SLOT_INDIRECT, SP, 8),
+       "derived pairs sorted by derived slot: ([" FP_NAME "-16] -> [" SP_NAME "+0]) ([" SP_NAME
+       "+8] -> [" SP_NAME "+24])");
     ok(stackmap_record_check(r), "the normalised record passes its check");
     stackmap_table_release(&table);
     builder_release(&b);
@@ -178,7 +206,7 @@ static void test_deopt_and_live_outs(void)
     if (!ok(parse_bytes(&b, &table, error) == 0, "parses deopt locations and live-outs"))
         diag("  %s", error);
     ok(table.record_count == 1 && table.records[0].base_count == 1 &&
-           slot_is(&table.records[0].bases[0], STACKMAP_SLOT_INDIRECT, 7, 16),
+           slot_is(&table.records[0].bases[0], STACKMAP_SLOT_INDIRECT, SP, 16),
        "deopt locations are skipped: only the pair after them is a root");
     stackmap_table_release(&table);
     builder_release(&b);
@@ -308,7 +336,7 @@ static void test_record_layout_errors(void)
     poke(&b, at.live_outs[0] + 2, 1, 2);
     poke(&b, at.live_outs[0] + 4, 300, 2);
     expect_parse_error(&b, b.length, "test: offset 124: record 0 live-out 0: DWARF register 300 "
-                       "(expected an x86-64 register number, 0-125)", "a live-out register out of range");
+                       "(expected " REGISTER_RANGE ")", "a live-out register out of range");
     poke(&b, at.live_outs[0] + 2, 0, 6);
 
     poke(&b, at.records[0] + 8, 0, 4);
@@ -345,14 +373,14 @@ static void test_location_errors(void)
                         "test: offset 80: record 0: deopt location count 3 but 1 locations "
                         "follow the statepoint constants (expected at most 1)",
                         "a deopt count beyond the locations");
-    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), {9, 8, 7, 8},
+    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), {9, 8, SP, 8},
                                              LOC_SPILL(8)),
                         "test: offset 92: record 0 location 3: kind 9 (expected 1 Register, 2 "
                         "Direct, 3 Indirect, 4 Constant or 5 ConstantIndex)",
                         "a location kind out of range");
     expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(1), {1, 8, 200, 0}),
-                        "test: offset 92: record 0 location 3: DWARF register 200 (expected an "
-                        "x86-64 register number, 0-125)", "a register out of the DWARF range");
+                        "test: offset 92: record 0 location 3: DWARF register 200 (expected "
+                        REGISTER_RANGE ")", "a register out of the DWARF range");
     expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(1), LOC_CONST_INDEX(2)),
                         "test: offset 92: record 0 location 3: constant index 2 (expected below "
                         "NumConstants = 0)", "a constant index past the constant table");
@@ -361,66 +389,68 @@ static void test_location_errors(void)
                         "test: offset 40: record 0: 3 GC pointer locations after 0 deopt "
                         "locations (expected an even number: (base, derived) pairs)",
                         "an odd number of GC pointer locations");
-    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), LOC_DIRECT(7, 16),
-                                             LOC_DIRECT(7, 16)),
-                        "test: offset 92: record 0 location 3: Direct location RSP+16 as a GC "
+    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), LOC_DIRECT(SP, 16),
+                                             LOC_DIRECT(SP, 16)),
+                        "test: offset 92: record 0 location 3: Direct location " SP_NAME "+16 as a GC "
                         "pointer (expected Indirect, Register or Constant; gc allocas are not "
                         "supported)", "a Direct location as a GC pointer");
-    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), {3, 4, 7, 8},
+    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), {3, 4, SP, 8},
                                              LOC_SPILL(8)),
                         "test: offset 92: record 0 location 3: GC pointer of 4 bytes (expected 8)",
                         "a GC pointer that is not 8 bytes");
-    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), LOC_REG(0), LOC_REG(0)),
-                        "test: offset 92: record 0 location 3: GC pointer in register RAX "
-                        "(expected a callee-saved register: RBX, RBP, R12-R15)",
+    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), LOC_REG(SCRATCH),
+                                             LOC_REG(SCRATCH)),
+                        "test: offset 92: record 0 location 3: GC pointer in register " SCRATCH_NAME
+                        " (expected a callee-saved register: " CALLEE_SAVED_NAMES ")",
                         "a GC pointer in a caller-saved register");
-    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), {1, 8, 3, 4},
-                                             LOC_REG(3)),
-                        "test: offset 92: record 0 location 3: GC pointer in register RBX with "
+    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), {1, 8, SAVED_A, 4},
+                                             LOC_REG(SAVED_A)),
+                        "test: offset 92: record 0 location 3: GC pointer in register " SAVED_A_NAME
+                        " with "
                         "offset 4 (expected 0: a whole 64-bit register)",
                         "a GC pointer in part of a register");
-    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), {3, 8, 0, 8},
+    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), {3, 8, SCRATCH, 8},
                                              LOC_SPILL(8)),
-                        "test: offset 92: record 0 location 3: spill slot [RAX + 8] relative to "
-                        "RAX (expected RSP or RBP)", "a spill slot relative to another register");
+                        "test: offset 92: record 0 location 3: spill slot [" SCRATCH_NAME " + 8] relative "
+                        "to " SCRATCH_NAME " (expected " SP_NAME " or " FP_NAME ")", "a spill slot relative to another register");
     expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), LOC_SPILL(12),
                                              LOC_SPILL(12)),
-                        "test: offset 92: record 0 location 3: spill slot [RSP + 12] is not "
+                        "test: offset 92: record 0 location 3: spill slot [" SP_NAME " + 12] is not "
                         "8-byte aligned (expected an offset that is a multiple of 8)",
                         "a misaligned spill slot");
     expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), LOC_SPILL(-8),
                                              LOC_SPILL(-8)),
-                        "test: offset 92: record 0 location 3: spill slot [RSP - 8] is below the "
-                        "stack pointer (expected an offset >= 0)", "a slot below RSP");
+                        "test: offset 92: record 0 location 3: spill slot [" SP_NAME " - 8] is below "
+                        "the stack pointer (expected an offset >= 0)", "a slot below " SP_NAME);
     expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), LOC_SPILL(40),
                                              LOC_SPILL(40)),
-                        "test: offset 92: record 0 location 3: spill slot [RSP + 40] is the "
+                        "test: offset 92: record 0 location 3: spill slot [" SP_NAME " + 40] is the "
                         "return address of a 40-byte frame (expected a spill slot)",
                         "a slot on the return address");
     expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), LOC_FRAME(8),
                                              LOC_FRAME(8)),
-                        "test: offset 92: record 0 location 3: spill slot [RBP + 8] is the saved "
-                        "RBP or the return address (expected an offset below 0 or from 16)",
-                        "a slot on the saved RBP or return address");
+                        "test: offset 92: record 0 location 3: spill slot [" FP_NAME " + 8] is "
+                        FRAME_LINK_NAMES " (expected an offset below 0 or from 16)",
+                        "a slot on " FRAME_LINK_NAMES);
     expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), LOC_SPILL(1 << 30 | 8),
                                              LOC_SPILL(8)),
-                        "test: offset 92: record 0 location 3: spill slot [RSP + 1073741832] is "
-                        "more than 1 GiB from RSP (expected an offset within the frame)",
+                        "test: offset 92: record 0 location 3: spill slot [" SP_NAME " + 1073741832] is "
+                        "more than 1 GiB from " SP_NAME " (expected an offset within the frame)",
                         "a slot offset beyond any frame");
     expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), LOC_SPILL(8),
                                              LOC_CONST(0)),
                         "test: offset 104: record 0 location 4: derived pointer is a constant but "
-                        "its base [RSP + 8] is not (expected both constant or neither)",
+                        "its base [" SP_NAME " + 8] is not (expected both constant or neither)",
                         "a constant derived pointer of a real base");
     expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), LOC_SPILL(8),
                                              LOC_SPILL(16), LOC_SPILL(16), LOC_SPILL(16)),
-                        "test: offset 40: record 0: slot [RSP + 16] is a base and also the "
-                        "derived pointer of base [RSP + 8] (expected a slot to hold one or the "
+                        "test: offset 40: record 0: slot [" SP_NAME " + 16] is a base and also the "
+                        "derived pointer of base [" SP_NAME " + 8] (expected a slot to hold one or the "
                         "other)", "a slot that is both a base and a derived pointer");
     expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), LOC_SPILL(8),
                                              LOC_SPILL(24), LOC_SPILL(16), LOC_SPILL(24)),
-                        "test: offset 40: record 0: derived slot [RSP + 24] has two bases, "
-                        "[RSP + 8] and [RSP + 16] (expected one base per derived pointer)",
+                        "test: offset 40: record 0: derived slot [" SP_NAME " + 24] has two bases, "
+                        "[" SP_NAME " + 8] and [" SP_NAME " + 16] (expected one base per derived pointer)",
                         "a derived slot with two bases");
 
     builder b = {0};
@@ -437,10 +467,10 @@ static void test_location_errors(void)
  */
 static void test_record_check(void)
 {
-    static const stackmap_slot bases[] = {{STACKMAP_SLOT_INDIRECT, 7, 8},
-                                          {STACKMAP_SLOT_INDIRECT, 7, 16}};
+    static const stackmap_slot bases[] = {{STACKMAP_SLOT_INDIRECT, SP, 8},
+                                          {STACKMAP_SLOT_INDIRECT, SP, 16}};
     static const stackmap_derived pairs[] = {
-        {{STACKMAP_SLOT_INDIRECT, 7, 8}, {STACKMAP_SLOT_INDIRECT, 7, 24}}};
+        {{STACKMAP_SLOT_INDIRECT, SP, 8}, {STACKMAP_SLOT_INDIRECT, SP, 24}}};
     const stackmap_record good = {0x400020, 0x400000, 40, 1, 2, 1, bases, pairs};
     ok(stackmap_record_check(&good) && stackmap_record_problem(&good) == NULL,
        "check: a consistent record passes");
@@ -453,27 +483,27 @@ static void test_record_check(void)
     bad.stack_size = 12;
     like_str(stackmap_record_problem(&bad), "stack size 12 is neither",
              "check: bad stack size");
-    static const stackmap_slot unsorted[] = {{STACKMAP_SLOT_INDIRECT, 7, 16},
-                                             {STACKMAP_SLOT_INDIRECT, 7, 8}};
+    static const stackmap_slot unsorted[] = {{STACKMAP_SLOT_INDIRECT, SP, 16},
+                                             {STACKMAP_SLOT_INDIRECT, SP, 8}};
     bad = good;
     bad.bases = unsorted;
     is_str(stackmap_record_problem(&bad), "bases 0 and 1 are not in strictly increasing order",
            "check: unsorted bases");
-    static const stackmap_slot caller_saved[] = {{STACKMAP_SLOT_REGISTER, 0, 0}};
+    static const stackmap_slot caller_saved[] = {{STACKMAP_SLOT_REGISTER, SCRATCH, 0}};
     bad = good;
     bad.bases = caller_saved;
     bad.base_count = 1;
     bad.derived_count = 0;
-    like_str(stackmap_record_problem(&bad), "GC pointer in register RAX",
+    like_str(stackmap_record_problem(&bad), "GC pointer in register " SCRATCH_NAME,
              "check: caller-saved register");
     static const stackmap_derived orphan[] = {
-        {{STACKMAP_SLOT_INDIRECT, 7, 0}, {STACKMAP_SLOT_INDIRECT, 7, 24}}};
+        {{STACKMAP_SLOT_INDIRECT, SP, 0}, {STACKMAP_SLOT_INDIRECT, SP, 24}}};
     bad = good;
     bad.derived = orphan;
     is_str(stackmap_record_problem(&bad), "derived pair 0 has a base that is not in bases",
            "check: derived pair with an unknown base");
     static const stackmap_derived self[] = {
-        {{STACKMAP_SLOT_INDIRECT, 7, 8}, {STACKMAP_SLOT_INDIRECT, 7, 16}}};
+        {{STACKMAP_SLOT_INDIRECT, SP, 8}, {STACKMAP_SLOT_INDIRECT, SP, 16}}};
     bad = good;
     bad.derived = self;
     is_str(stackmap_record_problem(&bad), "derived pair 0 has a derived slot that is a base",
