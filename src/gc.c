@@ -25,6 +25,10 @@
  * anyone (fatal reports, stats). */
 static _Atomic uint64_t collections;
 
+/* Completed major collections. Writer: the collecting thread (release).
+ * Readers: gc_collect, whose full collection another thread's may serve. */
+static _Atomic uint64_t major_collections;
+
 /* Heap and LOS bytes alive after the last major collection: the sizer's
  * allocation counts from it, minor collections' survivors included (they
  * are the old space's allocation). Collector only, world stopped. */
@@ -160,6 +164,8 @@ static void collect_from_stw(stop_report *stop, void *context)
 #endif
     cycle->stop = NULL;
     unlock_allocators_from_stw();
+    if (!cycle->minor)
+        atomic_fetch_add_explicit(&major_collections, 1, memory_order_release);
     atomic_store_explicit(&collections, cycle->number, memory_order_release);
 }
 
@@ -169,8 +175,13 @@ void gc_collect(corral_thread *self, const char *cause, gc_want want)
     memset(&cycle, 0, sizeof cycle);
     cycle.cause = cause;
     cycle.want = want;
-    if (!world_collect(self, collect_from_stw, &cycle))
-        return; /* another thread collected while we waited */
+    uint64_t majors = atomic_load_explicit(&major_collections, memory_order_acquire);
+    /* Another thread collected while we waited: enough, unless it was a minor
+     * collection and a major one was wanted (corral_collect promises one). */
+    while (!world_collect(self, collect_from_stw, &cycle))
+        if (want != GC_WANT_MAJOR ||
+            atomic_load_explicit(&major_collections, memory_order_acquire) != majors)
+            return;
     cycle.pause_ns = monotonic_ns() - cycle.request_ns;
     stats_record_cycle(&cycle);
     stats_log_cycle(&cycle);
