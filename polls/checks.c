@@ -493,6 +493,8 @@ static void check_aggregate(polls_pass *pass, LLVMValueRef function, const safep
 static void check_landing_pad_references(polls_pass *pass, LLVMValueRef function,
                                          const safepoint_map *map)
 {
+    value_list references = {0}; /* the function's references, listed at the first such pad */
+    int listed = 0;
     for (size_t b = 0; b < map->graph.block_count; b++) {
         for (size_t i = 0; i < map->calls[b].count; i++) {
             LLVMValueRef invoke = map->calls[b].items[i];
@@ -505,18 +507,23 @@ static void check_landing_pad_references(polls_pass *pass, LLVMValueRef function
             if (!pad || !LLVMIsALandingPadInst(pad) ||
                 LLVMGetTypeKind(LLVMTypeOf(pad)) == LLVMTokenTypeKind)
                 continue;
-            value_list references = {0};
-            for (LLVMValueRef arg = LLVMGetFirstParam(function); arg; arg = LLVMGetNextParam(arg))
-                if (type_is_gc_pointer(LLVMTypeOf(arg)))
-                    VEC_PUSH(references, arg);
-            for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-                 block = LLVMGetNextBasicBlock(block))
-                for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-                     inst = LLVMGetNextInstruction(inst))
-                    if (inst != invoke && type_is_gc_pointer(LLVMTypeOf(inst)))
-                        VEC_PUSH(references, inst);
+            if (!listed) {
+                for (LLVMValueRef arg = LLVMGetFirstParam(function); arg;
+                     arg = LLVMGetNextParam(arg))
+                    if (type_is_gc_pointer(LLVMTypeOf(arg)))
+                        VEC_PUSH(references, arg);
+                for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+                     block = LLVMGetNextBasicBlock(block))
+                    for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+                         inst = LLVMGetNextInstruction(inst))
+                        if (type_is_gc_pointer(LLVMTypeOf(inst)))
+                            VEC_PUSH(references, inst);
+                listed = 1;
+            }
             for (size_t r = 0; r < references.count; r++) {
-                if (!live_into_block(map, references.items[r], pad_block))
+                /* An invoke's own result is not defined on its unwind edge. */
+                if (references.items[r] == invoke ||
+                    !live_into_block(map, references.items[r], pad_block))
                     continue;
                 char *what = describe_value(references.items[r]);
                 char *where = describe_safepoint(pass, invoke);
@@ -530,9 +537,9 @@ static void check_landing_pad_references(polls_pass *pass, LLVMValueRef function
                 free(where);
                 break; /* one message per invoke */
             }
-            free(references.items);
         }
     }
+    free(references.items);
 }
 
 void check_live_across_safepoints(polls_pass *pass, LLVMValueRef function)
