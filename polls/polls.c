@@ -295,6 +295,7 @@ static void run_steps(polls_pass *pass)
     if (pass->error_count || run_pipeline(pass, "rewrite-statepoints-for-gc") != 0)
         return;
     remove_unused_declaration(pass, "__tmp_use"); /* RS4GC's scratch declaration */
+    save_dynamic_frame_cfas(pass);
     verify_module(pass);
 }
 

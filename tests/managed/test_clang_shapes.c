@@ -165,6 +165,24 @@ __attribute__((noinline)) long variable_length_frame(int count, noderef node)
     return sum;
 }
 
+/* 512 bytes of fixed locals beside a VLA: LLVM would address this frame's
+ * slots from a base register (AArch64 x19), which the pass prevents. */
+__attribute__((noinline)) long large_locals_and_vla(int count, noderef node)
+{
+    long vla[count];
+    volatile long table[64];
+    for (int i = 0; i < 64; i++)
+        table[i] = i;
+    for (int i = 0; i < count; i++)
+        vla[i] = table[i];
+    noderef local = fresh_garbage_then_node(11);
+    corral_collect();
+    long sum = node->value + local->value + table[63];
+    for (int i = 0; i < count; i++)
+        sum += vla[i];
+    return sum;
+}
+
 __attribute__((noinline)) long over_aligned_alloca(int count, noderef node)
 {
     long *block = __builtin_alloca_with_align((size_t)count * sizeof(long), 512);
@@ -190,6 +208,8 @@ static void dynamic_frames(void *arg)
     noderef node = fresh_garbage_then_node(1000);
     is_int(variable_length_frame((int)(10 * one), node), 1000 + 7 + 45 + 280,
            "a VLA beside a 64-byte aligned local (the local stays aligned)");
+    is_int(large_locals_and_vla((int)(10 * one), node), 1000 + 11 + 63 + 45,
+           "a VLA beside 512 bytes of fixed locals");
     is_int(over_aligned_alloca((int)(10 * one), node), 1000 + 45,
            "a 512-byte aligned alloca()");
     is_int(aligned_fixed_frame(node), 1005, "a realigned frame of fixed size");

@@ -492,6 +492,31 @@ static void test_rewrites(void)
        "and the dynamically sized frame is never realigned");
     ok(!has_function_attribute(ir, "fixed", "\"no-realign-stack\""),
        "a fixed-size frame keeps its realignment");
+    ok(vla && !strstr(vla, "sponentry"), "x86-64 finds a dynamic frame's CFA at RBP + 16");
+    free(vla);
+    free(ir);
+
+    ir = opt_ok("", "dynamic_frame_aarch64.ll");
+    vla = ir_function(ir, "vla");
+    char *fixed = ir_function(ir, "fixed");
+    like_str(vla, "%corral.cfa = call ptr @llvm.sponentry.p0()",
+             "AArch64: a dynamic frame takes its CFA at entry");
+    size_t statepoints = 0, with_cfa = 0;
+    for (const char *at = vla; at && (at = strstr(at, "@llvm.experimental.gc.statepoint.p0(")); at++)
+        statepoints++;
+    for (const char *at = vla; at && (at = strstr(at, "\"deopt\"(i32 1128677665, ptr %corral.cfa)")); at++)
+        with_cfa++;
+    ok(statepoints == 4 && with_cfa == 4,
+       "and each of its statepoints carries it after the marker (%zu of %zu)", with_cfa,
+       statepoints);
+    like_str(vla, "%table = alloca i8, i64 %",
+             "600 bytes of fixed locals move below the fixed frame (no base register)");
+    like_str(vla, "%small = alloca i64, align 8", "a small local stays in the fixed frame");
+    ok(fixed && !strstr(fixed, "sponentry") && !strstr(fixed, "align 64") &&
+           has_function_attribute(ir, "fixed", "\"no-realign-stack\""),
+       "a fixed frame saves no CFA, but is aligned by hand and never realigned (its "
+       "stackmap keeps a size)");
+    free(fixed);
     free(vla);
     free(ir);
 }
