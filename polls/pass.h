@@ -206,6 +206,15 @@ void normalize_tag_offsets(polls_pass *pass);
 /* Splits reference-holding aggregates live across safepoints into fields. */
 void split_live_aggregates(polls_pass *pass, LLVMValueRef function);
 
+/* ---- abi_coercion.c */
+/* Before optimisation: integer loads and stores of a local holding references
+ * (AArch64 passes a small struct as [2 x i64]) become one typed access per
+ * word, so the local promotes and the references stay visible. */
+void split_coerced_reference_accesses(polls_pass *pass);
+/* After optimisation: the opaque conversions split_coerced_reference_accesses
+ * made become inttoptr (a new base for RS4GC). */
+void lower_ref_from_int_calls(polls_pass *pass);
+
 /* ---- frames.c */
 /* A function with dynamic allocas (every function, where the CFA is not
  * FP + 16) gets no stack realignment, so code generation never addresses

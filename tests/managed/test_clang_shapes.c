@@ -216,6 +216,60 @@ static void dynamic_frames(void *arg)
     is_int(node->value, 1000, "the caller's reference is relocated");
 }
 
+/* ------------------------------------------------ small structs by value */
+
+/* AArch64 passes and returns these in registers as i64 or [2 x i64], which
+ * clang moves through the struct's stack slot; x86-64 keeps the fields. */
+typedef struct ref_pair {
+    noderef first, second;
+} ref_pair;
+typedef struct ref_and_long {
+    noderef ref;
+    long number;
+} ref_and_long;
+typedef struct one_ref {
+    noderef ref;
+} one_ref;
+
+__attribute__((noinline)) ref_pair make_ref_pair(long a, long b)
+{
+    ref_pair pair = {fresh_garbage_then_node(a), fresh_garbage_then_node(b)};
+    return pair;
+}
+
+__attribute__((noinline)) ref_and_long make_ref_and_long(long a)
+{
+    ref_and_long both = {fresh_garbage_then_node(a), 10 * a};
+    return both;
+}
+
+__attribute__((noinline)) one_ref make_one_ref(long a)
+{
+    one_ref single = {fresh_garbage_then_node(a)};
+    return single;
+}
+
+__attribute__((noinline)) long sum_small_structs(ref_pair pair, ref_and_long both,
+                                                 one_ref single)
+{
+    corral_collect();
+    return pair.first->value + pair.second->value + both.ref->value + both.number +
+           single.ref->value;
+}
+
+static void small_structs(void *arg)
+{
+    test_start(arg, true);
+    ref_pair pair = make_ref_pair(1, 2);
+    ref_and_long both = make_ref_and_long(3);
+    one_ref single = make_one_ref(4);
+    corral_collect();
+    is_int(sum_small_structs(pair, both, single), 1 + 2 + 3 + 30 + 4,
+           "structs of references passed by value survive a collection in the callee");
+    is_int(pair.first->value + pair.second->value + both.ref->value + single.ref->value, 10,
+           "and structs returned by value are relocated in the caller");
+}
+
 /* ------------------------------------------------ inline assembly */
 
 static void inline_assembly(void *arg)
@@ -238,12 +292,13 @@ static void inline_assembly(void *arg)
 
 int main(void)
 {
-    plan(5);
+    plan(6);
     tap_subtest("calls with arguments on the stack", 60, stack_arguments, MOVING_STRESS);
     tap_subtest("printf with many arguments", 60, many_argument_printf, MOVING_STRESS);
     tap_subtest("references passed through varargs", 60, variadic_references, MOVING_STRESS);
     tap_subtest("VLAs, aligned allocas and realigned frames", 60, dynamic_frames,
                 MOVING_STRESS);
+    tap_subtest("small structs of references by value", 60, small_structs, MOVING_STRESS);
     tap_subtest("inline assembly", 60, inline_assembly, MOVING_STRESS);
     return done_testing();
 }
