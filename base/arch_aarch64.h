@@ -16,8 +16,10 @@
  *
  * The record's stack size is the whole frame, so CFA = SP + stack_size, and
  * the frame pointer is checked to lie inside it. Functions with dynamic
- * allocas (stack size UINT64_MAX) have no CFA the walker can find without the
- * unwind tables: the walker stops on them loudly (docs/platforms.md).
+ * allocas (stack size UINT64_MAX) have no CFA the walker can compute (it is
+ * in the unwind tables only), so the pass saves it: each statepoint of such a
+ * function carries llvm.sponentry as a deopt operand (corral/abi.h,
+ * CORRAL_ABI_FRAME_CFA_MARKER) and the walker reads its spill slot.
  * Because the CFA is not FP + 16, a runtime entry takes its caller's SP from
  * the compiler (__builtin_sponentry, GCC's __builtin_dwarf_cfa) and the pass's
  * unmanaged-call wrappers pass llvm.sponentry to corral_transition_to_unmanaged_at.
@@ -69,8 +71,24 @@ static inline uintptr_t frame_cfa(uintptr_t stack_pointer, uintptr_t frame_point
     return record_inside ? cfa : 0;
 }
 
-/* A dynamic frame's CFA is in its unwind tables only (not read yet). */
+/* A dynamic frame's CFA is not at a fixed distance from FP: the walker needs
+ * the slot where the pass saved it (stackmap_record.frame_cfa). */
 #define FRAME_DYNAMIC_WALKABLE false
+
+/* Largest distance from a frame record to its CFA: the other callee-saved
+ * registers (x19-x28, d8-d15) and padding take 160 bytes; SVE saves more. */
+#define FRAME_RECORD_TO_CFA_MAX 4096
+
+/* The CFA a dynamic frame saved at entry, checked against its SP at the call
+ * and its frame pointer; 0 when they disagree (a corrupt or stale slot). */
+static inline uintptr_t frame_cfa_from_saved(uintptr_t stack_pointer, uintptr_t frame_pointer,
+                                             uintptr_t saved_cfa)
+{
+    bool fits = saved_cfa % 16 == 0 && stack_pointer % 16 == 0 && frame_pointer % 8 == 0 &&
+                frame_pointer >= stack_pointer && saved_cfa >= frame_pointer + 16 &&
+                saved_cfa - frame_pointer <= FRAME_RECORD_TO_CFA_MAX;
+    return fits ? saved_cfa : 0;
+}
 
 static inline uintptr_t frame_return_address(uintptr_t frame_pointer, uintptr_t cfa)
 {

@@ -73,6 +73,13 @@ static inline uintptr_t frame_cfa(uintptr_t stack_pointer, uintptr_t frame_point
 /* Frames with dynamic allocas are walkable: RBP + 16 is their CFA. */
 #define FRAME_DYNAMIC_WALKABLE true
 
+/* A CFA a frame saved (the pass saves none on x86-64): RBP + 16 or nothing. */
+static inline uintptr_t frame_cfa_from_saved(uintptr_t stack_pointer, uintptr_t frame_pointer,
+                                             uintptr_t saved_cfa)
+{
+    return saved_cfa == frame_pointer + 16 && stack_pointer < saved_cfa ? saved_cfa : 0;
+}
+
 static inline uintptr_t frame_return_address(uintptr_t frame_pointer, uintptr_t cfa)
 {
     (void)frame_pointer;

@@ -290,7 +290,9 @@ static int propagates_taint(LLVMValueRef user)
     case LLVMAdd: case LLVMMul: case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMOr:
     case LLVMXor: case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMPHI:
     case LLVMSelect: case LLVMFreeze: case LLVMGetElementPtr: case LLVMBitCast:
-    case LLVMPtrToInt:
+    case LLVMPtrToInt: case LLVMInsertValue: case LLVMExtractValue:
+        /* An aggregate of integers holding an address (AArch64's [2 x i64]
+         * struct return) holds it in every element, as far as this knows. */
         return !type_contains_gc_pointer(LLVMTypeOf(user));
     case LLVMIntToPtr:
     case LLVMAddrSpaceCast:

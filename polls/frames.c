@@ -1,6 +1,7 @@
-/* frames.c — keeps every managed frame addressable from RSP or RBP.
+/* frames.c — keeps every managed frame addressable from SP or FP, and its
+ * CFA known to the walker.
  *
- * The walker finds spill slots as [RSP + n] or [RBP + n]. x86-64 code
+ * The walker finds spill slots as [SP + n] or [FP + n]. x86-64 code
  * generation leaves those two only when a frame is both realigned (a local
  * aligned beyond the 16-byte stack alignment) and dynamically sized (a VLA,
  * alloca()): then it addresses slots from a base register (RBX) whose value
@@ -13,9 +14,27 @@
  *
  * and marks it "no-realign-stack", so code generation keeps spill slots
  * within the 16-byte alignment too (wide vector spills use unaligned moves).
+ *
+ * The walker needs each frame's CFA. A stackmap gives a frame's size unless
+ * it is dynamic (or realigned). x86-64 finds a dynamic frame's CFA at
+ * RBP + 16; AArch64 keeps the frame record below the other saved registers,
+ * so there the CFA is at a distance from FP only the unwind tables know.
+ * On such a target every function is kept from realigning (aligned by hand
+ * as above); in a function with dynamic allocas, static allocas beyond 240
+ * bytes are made dynamic too (else LLVM addresses slots from a base register,
+ * x19), and each statepoint gets the CFA as deopt operands, which the
+ * stackmap records as a spill slot:
+ *
+ *   entry:  %cfa = call ptr @llvm.sponentry()
+ *   call token @llvm.experimental.gc.statepoint(...)
+ *             [ "deopt"(i32 CORRAL_ABI_FRAME_CFA_MARKER, ptr %cfa), "gc-live"(...) ]
  */
 #include "pass.h"
+#include "target.h"
 
+#include "corral/abi.h"
+
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 
 #include <stdlib.h>
@@ -52,13 +71,18 @@ static LLVMValueRef ptrmask(polls_pass *pass, LLVMValueRef pointer, uint64_t mas
                           intrinsic, args, 2, "");
 }
 
+static uint64_t alloca_bytes(LLVMValueRef alloca, LLVMTargetDataRef layout)
+{
+    uint64_t count = LLVMConstIntGetZExtValue(LLVMGetOperand(alloca, 0));
+    return LLVMABISizeOfType(layout, LLVMGetAllocatedType(alloca)) * count;
+}
+
 /* Replaces a static alloca aligned beyond the stack by a byte buffer with
  * room to align it by hand. */
 static void align_by_hand(polls_pass *pass, LLVMValueRef alloca, LLVMTargetDataRef layout)
 {
     unsigned alignment = LLVMGetAlignment(alloca);
-    uint64_t count = LLVMConstIntGetZExtValue(LLVMGetOperand(alloca, 0));
-    uint64_t bytes = LLVMABISizeOfType(layout, LLVMGetAllocatedType(alloca)) * count;
+    uint64_t bytes = alloca_bytes(alloca, layout);
     LLVMTypeRef i8 = LLVMInt8TypeInContext(pass->context);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);
     LLVMPositionBuilderBefore(pass->builder, alloca);
@@ -75,9 +99,79 @@ static void align_by_hand(polls_pass *pass, LLVMValueRef alloca, LLVMTargetDataR
     free(name);
 }
 
+/* Bytes of static allocas a dynamic AArch64 frame may keep: LLVM 19 gives a
+ * frame with dynamic allocas a base pointer (x19, whose value no stackmap
+ * records) once its block of locals reaches 256 bytes. */
+#define STATIC_LOCALS_WITHOUT_BASE_POINTER 240
+
+static int used_by_gcroot(LLVMValueRef alloca)
+{
+    for (LLVMUseRef use = LLVMGetFirstUse(alloca); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef callee = is_call_site(LLVMGetUser(use)) ? called_function(LLVMGetUser(use))
+                                                              : NULL;
+        if (callee && strcmp(value_name(callee), "llvm.gcroot") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* alloca T, N (static)  ->  %n = asm "" (N * sizeof T); alloca i8, i64 %n:
+ * the same memory, freed at return, but allocated below the fixed frame. */
+static void make_dynamic(polls_pass *pass, LLVMValueRef alloca, uint64_t bytes)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);
+    LLVMTypeRef opaque_type = LLVMFunctionType(i64, &i64, 1, 0);
+    LLVMValueRef opaque = LLVMGetInlineAsm(opaque_type, "", 0, "=r,0", 4, 0, 0,
+                                           LLVMInlineAsmDialectATT, 0);
+    LLVMPositionBuilderBefore(pass->builder, alloca);
+    LLVMValueRef size = LLVMConstInt(i64, bytes, 0);
+    LLVMValueRef hidden = LLVMBuildCall2(pass->builder, opaque_type, opaque, &size, 1, "");
+    LLVMValueRef dynamic =
+        LLVMBuildArrayAlloca(pass->builder, LLVMInt8TypeInContext(pass->context), hidden, "");
+    LLVMSetAlignment(dynamic, LLVMGetAlignment(alloca));
+    char *name = xstrdup(value_name(alloca));
+    LLVMReplaceAllUsesWith(alloca, dynamic);
+    LLVMInstructionEraseFromParent(alloca);
+    LLVMSetValueName2(dynamic, name, strlen(name));
+    free(name);
+}
+
+static uint64_t round_to_stack_alignment(uint64_t bytes)
+{
+    return (bytes + STACK_ALIGNMENT - 1) / STACK_ALIGNMENT * STACK_ALIGNMENT;
+}
+
+/* Moves the largest static allocas of a dynamic frame below the fixed frame
+ * until the rest cannot make LLVM use a base pointer. */
+static void keep_static_locals_small(polls_pass *pass, LLVMValueRef function,
+                                     LLVMTargetDataRef layout)
+{
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
+    for (;;) {
+        uint64_t total = 0, largest_bytes = 0;
+        LLVMValueRef largest = NULL;
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(entry); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (!LLVMIsAAllocaInst(inst) || !is_static_alloca(inst, entry))
+                continue;
+            uint64_t bytes = alloca_bytes(inst, layout);
+            total += round_to_stack_alignment(bytes);
+            if (bytes > largest_bytes && !used_by_gcroot(inst)) {
+                largest = inst;
+                largest_bytes = bytes;
+            }
+        }
+        if (total < STATIC_LOCALS_WITHOUT_BASE_POINTER || !largest)
+            return;
+        make_dynamic(pass, largest, largest_bytes);
+    }
+}
+
 void keep_frame_walkable(polls_pass *pass, LLVMValueRef function)
 {
-    if (!has_dynamic_alloca(function))
+    bool dynamic = has_dynamic_alloca(function);
+    bool saves_cfa = target_dynamic_frame_saves_cfa(target_of_module(pass->module));
+    if (!dynamic && !saves_cfa)
         return;
     LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
@@ -89,5 +183,100 @@ void keep_frame_walkable(polls_pass *pass, LLVMValueRef function)
             align_by_hand(pass, inst, layout);
         inst = next;
     }
+    if (dynamic && saves_cfa)
+        keep_static_locals_small(pass, function, layout);
     add_function_string_attribute(function, "no-realign-stack", "");
+}
+
+static int is_gc_statepoint(LLVMValueRef inst)
+{
+    if (!LLVMIsACallInst(inst) && !LLVMIsAInvokeInst(inst))
+        return 0;
+    LLVMValueRef callee = called_function(inst);
+    return callee && strncmp(value_name(callee), "llvm.experimental.gc.statepoint.", 32) == 0;
+}
+
+/* Rebuilds a gc.statepoint call or invoke with (marker, cfa) in front of its
+ * deopt operands; everything else (arguments, bundles, attributes) is kept. */
+static void add_frame_cfa_operands(polls_pass *pass, LLVMValueRef statepoint, LLVMValueRef cfa)
+{
+    unsigned bundle_count = LLVMGetNumOperandBundles(statepoint);
+    LLVMOperandBundleRef *bundles = xcalloc(bundle_count + 1, sizeof *bundles);
+    value_list deopt = {0};
+    VEC_PUSH(deopt, LLVMConstInt(LLVMInt32TypeInContext(pass->context),
+                                         CORRAL_ABI_FRAME_CFA_MARKER, 0));
+    VEC_PUSH(deopt, cfa);
+    unsigned kept = 0;
+    for (unsigned b = 0; b < bundle_count; b++) {
+        LLVMOperandBundleRef bundle = LLVMGetOperandBundleAtIndex(statepoint, b);
+        size_t length;
+        const char *tag = LLVMGetOperandBundleTag(bundle, &length);
+        if (length == 5 && memcmp(tag, "deopt", 5) == 0) {
+            for (unsigned a = 0; a < LLVMGetNumOperandBundleArgs(bundle); a++)
+                VEC_PUSH(deopt, LLVMGetOperandBundleArgAtIndex(bundle, a));
+            LLVMDisposeOperandBundle(bundle);
+        } else {
+            bundles[kept++] = bundle;
+        }
+    }
+    bundles[kept++] = LLVMCreateOperandBundle("deopt", 5, deopt.items, (unsigned)deopt.count);
+
+    unsigned argument_count = LLVMGetNumArgOperands(statepoint);
+    LLVMValueRef *arguments = xcalloc(argument_count + 1, sizeof *arguments);
+    for (unsigned a = 0; a < argument_count; a++)
+        arguments[a] = LLVMGetOperand(statepoint, a);
+    LLVMTypeRef type = LLVMGetCalledFunctionType(statepoint);
+    LLVMValueRef callee = LLVMGetCalledValue(statepoint);
+    LLVMPositionBuilderBefore(pass->builder, statepoint);
+    LLVMValueRef rebuilt =
+        LLVMIsAInvokeInst(statepoint)
+            ? LLVMBuildInvokeWithOperandBundles(pass->builder, type, callee, arguments,
+                                                argument_count, LLVMGetNormalDest(statepoint),
+                                                LLVMGetUnwindDest(statepoint), bundles, kept, "")
+            : LLVMBuildCallWithOperandBundles(pass->builder, type, callee, arguments,
+                                              argument_count, bundles, kept, "");
+    copy_attributes(statepoint, 1, rebuilt, 1, argument_count);
+    copy_attributes_at_index(statepoint, 1, rebuilt, 1, LLVMAttributeFunctionIndex);
+    LLVMSetInstructionCallConv(rebuilt, LLVMGetInstructionCallConv(statepoint));
+    if (LLVMIsACallInst(statepoint))
+        LLVMSetTailCallKind(rebuilt, LLVMGetTailCallKind(statepoint));
+    LLVMInstructionSetDebugLoc(rebuilt, LLVMInstructionGetDebugLoc(statepoint));
+    LLVMReplaceAllUsesWith(statepoint, rebuilt);
+    LLVMInstructionEraseFromParent(statepoint);
+    for (unsigned b = 0; b < kept; b++)
+        LLVMDisposeOperandBundle(bundles[b]);
+    free(bundles);
+    free(arguments);
+    VEC_FREE(deopt);
+}
+
+static void save_frame_cfa(polls_pass *pass, LLVMValueRef function)
+{
+    value_list statepoints = {0};
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst))
+            if (is_gc_statepoint(inst))
+                VEC_PUSH(statepoints, inst);
+    if (statepoints.count) {
+        LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+        LLVMPositionBuilderBefore(pass->builder,
+                                  first_insertion_point(LLVMGetEntryBasicBlock(function)));
+        LLVMValueRef cfa = LLVMBuildCall2(
+            pass->builder, intrinsic_function_type(pass, "llvm.sponentry", ptr),
+            intrinsic_declaration(pass, "llvm.sponentry", ptr), NULL, 0, "corral.cfa");
+        for (size_t i = 0; i < statepoints.count; i++)
+            add_frame_cfa_operands(pass, statepoints.items[i], cfa);
+    }
+    VEC_FREE(statepoints);
+}
+
+void save_dynamic_frame_cfas(polls_pass *pass)
+{
+    if (!target_dynamic_frame_saves_cfa(target_of_module(pass->module)))
+        return;
+    for (size_t i = 0; i < pass->managed_functions.count; i++)
+        if (has_dynamic_alloca(pass->managed_functions.items[i]))
+            save_frame_cfa(pass, pass->managed_functions.items[i]);
 }

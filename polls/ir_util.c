@@ -281,3 +281,46 @@ LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeR
     function_add_flags(pass, function, FUNCTION_LEAF);
     return function;
 }
+
+LLVMValueRef intrinsic_declaration(polls_pass *pass, const char *name, LLVMTypeRef overload)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    return LLVMGetIntrinsicDeclaration(pass->module, id, overload ? &overload : NULL,
+                                       overload ? 1 : 0);
+}
+
+LLVMTypeRef intrinsic_function_type(polls_pass *pass, const char *name, LLVMTypeRef overload)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    return LLVMIntrinsicGetType(pass->context, id, overload ? &overload : NULL, overload ? 1 : 0);
+}
+
+void copy_attributes_at_index(LLVMValueRef from, int from_is_call, LLVMValueRef to,
+                              int to_is_call, LLVMAttributeIndex index)
+{
+    unsigned count = from_is_call ? LLVMGetCallSiteAttributeCount(from, index)
+                                  : LLVMGetAttributeCountAtIndex(from, index);
+    if (count == 0)
+        return;
+    LLVMAttributeRef *attributes = xcalloc(count, sizeof *attributes);
+    if (from_is_call)
+        LLVMGetCallSiteAttributes(from, index, attributes);
+    else
+        LLVMGetAttributesAtIndex(from, index, attributes);
+    for (unsigned i = 0; i < count; i++) {
+        if (to_is_call)
+            LLVMAddCallSiteAttribute(to, index, attributes[i]);
+        else
+            LLVMAddAttributeAtIndex(to, index, attributes[i]);
+    }
+    free(attributes);
+}
+
+/* Parameter and return attributes (byval, sret, zeroext...) carry the
+ * calling convention on x86-64. */
+void copy_attributes(LLVMValueRef from, int from_is_call, LLVMValueRef to, int to_is_call,
+                     unsigned argument_count)
+{
+    for (unsigned index = 0; index <= argument_count; index++)
+        copy_attributes_at_index(from, from_is_call, to, to_is_call, index);
+}

@@ -123,6 +123,16 @@ LLVMValueRef object_of_address(LLVMValueRef address);
 unsigned tag_offset(const polls_pass *pass, LLVMValueRef value);
 /* The runtime function name (declared with type if absent), gc-leaf. */
 LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeRef type);
+/* The intrinsic name, with one overloaded type or none (NULL), and its type. */
+LLVMValueRef intrinsic_declaration(polls_pass *pass, const char *name, LLVMTypeRef overload);
+LLVMTypeRef intrinsic_function_type(polls_pass *pass, const char *name, LLVMTypeRef overload);
+/* Copies the return and parameter attributes 0..argument_count (byval, sret,
+ * zeroext, elementtype...) from a function or call to a function or call. */
+void copy_attributes(LLVMValueRef from, int from_is_call, LLVMValueRef to, int to_is_call,
+                     unsigned argument_count);
+/* The same for one index (LLVMAttributeFunctionIndex included). */
+void copy_attributes_at_index(LLVMValueRef from, int from_is_call, LLVMValueRef to,
+                              int to_is_call, LLVMAttributeIndex index);
 /* Non-debug instructions, the unit of the poll distance. */
 int is_counted_instruction(LLVMValueRef instruction);
 /* First instruction after the phis (and, in the entry block, the allocas). */
@@ -196,10 +206,23 @@ void normalize_tag_offsets(polls_pass *pass);
 /* Splits reference-holding aggregates live across safepoints into fields. */
 void split_live_aggregates(polls_pass *pass, LLVMValueRef function);
 
+/* ---- abi_coercion.c */
+/* Before optimisation: integer loads and stores of a local holding references
+ * (AArch64 passes a small struct as [2 x i64]) become one typed access per
+ * word, so the local promotes and the references stay visible. */
+void split_coerced_reference_accesses(polls_pass *pass);
+/* After optimisation: the opaque conversions split_coerced_reference_accesses
+ * made become inttoptr (a new base for RS4GC). */
+void lower_ref_from_int_calls(polls_pass *pass);
+
 /* ---- frames.c */
-/* A function with dynamic allocas gets no stack realignment, so code
- * generation never addresses its slots from a base register. */
+/* A function with dynamic allocas (every function, where the CFA is not
+ * FP + 16) gets no stack realignment, so code generation never addresses
+ * its slots from a base register, nor leaves a fixed frame without a size. */
 void keep_frame_walkable(polls_pass *pass, LLVMValueRef function);
+/* After RS4GC, where the CFA is not FP + 16: each statepoint of a function
+ * with dynamic allocas carries the CFA as deopt operands (corral/abi.h). */
+void save_dynamic_frame_cfas(polls_pass *pass);
 
 /* ---- wrappers.c */
 void wrap_unmanaged_calls(polls_pass *pass, LLVMValueRef function);

@@ -141,6 +141,23 @@ static unsigned place_entry_poll(polls_pass *pass, LLVMValueRef function)
     return at ? (unsigned)insert_poll_before(pass, at) : 0;
 }
 
+/* Before ret, or before the first ptrtoint of a reference after the block's
+ * last safepoint: a value returned as integers made from references (the
+ * AArch64 ABI returns a struct of two references as [2 x i64], built with
+ * ptrtoint and insertvalue) must be made after the poll, where it is fresh. */
+static LLVMValueRef return_poll_point(const polls_pass *pass, LLVMValueRef ret)
+{
+    LLVMValueRef at = ret;
+    for (LLVMValueRef inst = LLVMGetPreviousInstruction(ret); inst && !LLVMIsAPHINode(inst);
+         inst = LLVMGetPreviousInstruction(inst)) {
+        if (is_call_site(inst) && call_is_statepoint(pass, inst))
+            break;
+        if (LLVMIsAPtrToIntInst(inst) && type_is_gc_pointer(LLVMTypeOf(LLVMGetOperand(inst, 0))))
+            at = inst;
+    }
+    return at;
+}
+
 static unsigned place_return_polls(polls_pass *pass, LLVMValueRef function)
 {
     unsigned placed = 0;
@@ -148,7 +165,7 @@ static unsigned place_return_polls(polls_pass *pass, LLVMValueRef function)
          block = LLVMGetNextBasicBlock(block)) {
         LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
         if (terminator && LLVMGetInstructionOpcode(terminator) == LLVMRet)
-            placed += (unsigned)insert_poll_before(pass, terminator);
+            placed += (unsigned)insert_poll_before(pass, return_poll_point(pass, terminator));
     }
     return placed;
 }

@@ -238,10 +238,12 @@ static void run_steps(polls_pass *pass)
         return;
     strip_optnone(pass);
     normalize_tag_offsets(pass);
+    split_coerced_reference_accesses(pass);
     const char *prepare = pass->options.prepare_pipeline ? pass->options.prepare_pipeline
                                                          : DEFAULT_PREPARE_PIPELINE;
     if (*prepare && run_pipeline(pass, prepare) != 0)
         return;
+    lower_ref_from_int_calls(pass);
     lower_gcroot_casts(pass);
     create_poll_function(pass);
     classify_functions(pass);
@@ -295,6 +297,7 @@ static void run_steps(polls_pass *pass)
     if (pass->error_count || run_pipeline(pass, "rewrite-statepoints-for-gc") != 0)
         return;
     remove_unused_declaration(pass, "__tmp_use"); /* RS4GC's scratch declaration */
+    save_dynamic_frame_cfas(pass);
     verify_module(pass);
 }
 

@@ -46,3 +46,9 @@ bool target_wrapper_passes_entry_sp(corral_target target)
 {
     return target == TARGET_AARCH64;
 }
+
+/* The same layout: CFA = FP + the size of the other saved registers. */
+bool target_dynamic_frame_saves_cfa(corral_target target)
+{
+    return target == TARGET_AARCH64;
+}

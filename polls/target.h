@@ -26,4 +26,9 @@ void target_initialize_llvm(void);
  * the caller's SP is not frame address + 16 there (ABI: _AT form). */
 bool target_wrapper_passes_entry_sp(corral_target target);
 
+/* Whether a frame's CFA is at no fixed distance from its frame pointer, so
+ * a frame without a size in its stackmap (dynamic allocas, realignment) must
+ * save its CFA for the walker (corral/abi.h CORRAL_ABI_FRAME_CFA_MARKER). */
+bool target_dynamic_frame_saves_cfa(corral_target target);
+
 #endif /* CORRAL_POLLS_TARGET_H */

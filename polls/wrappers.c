@@ -26,51 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static LLVMValueRef intrinsic(polls_pass *pass, const char *name, LLVMTypeRef overload)
-{
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    return LLVMGetIntrinsicDeclaration(pass->module, id, overload ? &overload : NULL,
-                                       overload ? 1 : 0);
-}
-
-static LLVMTypeRef intrinsic_type(polls_pass *pass, const char *name, LLVMTypeRef overload)
-{
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    return LLVMIntrinsicGetType(pass->context, id, overload ? &overload : NULL, overload ? 1 : 0);
-}
-
 static LLVMValueRef build_leaf_call(polls_pass *pass, LLVMTypeRef type, LLVMValueRef callee,
                                     LLVMValueRef *args, unsigned count)
 {
     LLVMValueRef call = LLVMBuildCall2(pass->builder, type, callee, args, count, "");
     add_call_string_attribute(call, "gc-leaf-function", "");
     return call;
-}
-
-/* Copies parameter and return attributes (byval, sret, zeroext...), which
- * the x86-64 calling convention depends on. from is a function or a call. */
-static void copy_argument_attributes(LLVMValueRef from, int from_is_call, LLVMValueRef to,
-                                     int to_is_call, unsigned argument_count)
-{
-    for (unsigned index = 0; index <= argument_count; index++) {
-        unsigned count = from_is_call ? LLVMGetCallSiteAttributeCount(from, index)
-                                      : LLVMGetAttributeCountAtIndex(from, index);
-        if (count == 0)
-            continue;
-        LLVMAttributeRef attributes[64];
-        if (count > 64)
-            count = 64;
-        if (from_is_call)
-            LLVMGetCallSiteAttributes(from, index, attributes);
-        else
-            LLVMGetAttributesAtIndex(from, index, attributes);
-        for (unsigned i = 0; i < count; i++) {
-            if (to_is_call)
-                LLVMAddCallSiteAttribute(to, index, attributes[i]);
-            else
-                LLVMAddAttributeAtIndex(to, index, attributes[i]);
-        }
-    }
 }
 
 /* The callee's result, called plainly or, when the wrapper has a
@@ -121,15 +82,15 @@ static void build_wrapper_body(polls_pass *pass, LLVMValueRef wrapper, LLVMValue
     LLVMPositionBuilderAtEnd(pass->builder, entry);
     LLVMValueRef level = LLVMConstInt(i32, 0, 0);
     LLVMValueRef return_address = LLVMBuildCall2(
-        pass->builder, intrinsic_type(pass, "llvm.returnaddress", NULL),
-        intrinsic(pass, "llvm.returnaddress", NULL), &level, 1, "ra");
+        pass->builder, intrinsic_function_type(pass, "llvm.returnaddress", NULL),
+        intrinsic_declaration(pass, "llvm.returnaddress", NULL), &level, 1, "ra");
     LLVMValueRef frame_address = LLVMBuildCall2(
-        pass->builder, intrinsic_type(pass, "llvm.frameaddress", ptr),
-        intrinsic(pass, "llvm.frameaddress", ptr), &level, 1, "fp");
+        pass->builder, intrinsic_function_type(pass, "llvm.frameaddress", ptr),
+        intrinsic_declaration(pass, "llvm.frameaddress", ptr), &level, 1, "fp");
     LLVMValueRef anchor[3] = {return_address, frame_address, NULL};
     if (pass_sp)
-        anchor[2] = LLVMBuildCall2(pass->builder, intrinsic_type(pass, "llvm.sponentry", ptr),
-                                   intrinsic(pass, "llvm.sponentry", ptr), NULL, 0, "sp");
+        anchor[2] = LLVMBuildCall2(pass->builder, intrinsic_function_type(pass, "llvm.sponentry", ptr),
+                                   intrinsic_declaration(pass, "llvm.sponentry", ptr), NULL, 0, "sp");
     build_leaf_call(pass, to_unmanaged_type, to_unmanaged, anchor, anchor_count);
 
     unsigned count = LLVMCountParams(wrapper);
@@ -137,7 +98,7 @@ static void build_wrapper_body(polls_pass *pass, LLVMValueRef wrapper, LLVMValue
     LLVMGetParams(wrapper, args);
     LLVMValueRef result = call_callee(pass, wrapper, callee, callee_type, args, count,
                                       to_managed_type, to_managed);
-    copy_argument_attributes(attribute_source, source_is_call, result, 1, count);
+    copy_attributes(attribute_source, source_is_call, result, 1, count);
     free(args);
 
     build_leaf_call(pass, to_managed_type, to_managed, NULL, 0);
@@ -162,7 +123,7 @@ static LLVMValueRef create_wrapper(polls_pass *pass, LLVMValueRef callee, LLVMTy
     LLVMAddAttributeAtIndex(wrapper, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(pass->context, noinline, 0));
     add_function_string_attribute(wrapper, "frame-pointer", "all");
-    copy_argument_attributes(attribute_source, source_is_call, wrapper, 0,
+    copy_attributes(attribute_source, source_is_call, wrapper, 0,
                              LLVMCountParamTypes(wrapper_type));
     function_add_flags(pass, wrapper, FUNCTION_WRAPPER);
     pass->wrappers_created++;
@@ -273,7 +234,7 @@ static void reroute_call(polls_pass *pass, LLVMValueRef call, LLVMValueRef calle
     LLVMPositionBuilderBefore(pass->builder, call);
     LLVMValueRef direct = LLVMBuildCall2(pass->builder, call_type, wrapper, args, count, "");
     free(args);
-    copy_argument_attributes(call, 1, direct, 1, count);
+    copy_attributes(call, 1, direct, 1, count);
     LLVMInstructionSetDebugLoc(direct, LLVMInstructionGetDebugLoc(call));
     if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind)
         LLVMReplaceAllUsesWith(call, direct);

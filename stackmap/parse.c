@@ -20,9 +20,13 @@
  *
  *   [Constant cc] [Constant flags] [Constant N] deopt[N] (base, derived)*
  *
+ * where deopt[N] may begin [Constant CORRAL_ABI_FRAME_CFA_MARKER] [Indirect
+ * slot of the frame's CFA] (corral/abi.h); the rest of deopt[N] is skipped.
  * (LLVM would append gc allocas as Direct locations; corral rejects them.)
  */
 #include "parse.h"
+
+#include <corral/abi.h>
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -604,10 +608,37 @@ static int check_call_site(parser *p, uint32_t record_index, const record_layout
     return 0;
 }
 
-/* Skips the statepoint constants and deopt state and collects the GC pointer
- * pairs into p->scratch_pairs; *kept is how many have a real base. */
+/* The frame-CFA slot when the deopt state begins with corral's marker
+ * (corral/abi.h); *frame_cfa stays a CONSTANT slot (absent) otherwise. */
+static int parse_frame_cfa(parser *p, uint32_t record_index, const record_layout *layout,
+                           uint32_t deopt_count, uint64_t stack_size, stackmap_slot *frame_cfa)
+{
+    *frame_cfa = (stackmap_slot){.kind = STACKMAP_SLOT_CONSTANT};
+    if (deopt_count == 0)
+        return 0;
+    size_t first = layout->locations_start + STATEPOINT_CONSTANTS * LOCATION_SIZE;
+    location marker = decode_location(p, first);
+    if (marker.kind != LOCATION_CONSTANT || marker.value != CORRAL_ABI_FRAME_CFA_MARKER)
+        return 0;
+    location cfa = decode_location(p, first + LOCATION_SIZE);
+    if (deopt_count < 2 || cfa.kind != LOCATION_INDIRECT || cfa.size != 8)
+        return parse_error(p, marker.offset, "record %" PRIu32 ": the frame-CFA marker is not "
+                           "followed by an 8-byte Indirect location (expected the spill slot of "
+                           "llvm.sponentry as deopt location 1)", record_index);
+    *frame_cfa = (stackmap_slot){
+        .kind = STACKMAP_SLOT_INDIRECT, .dwarf_reg = cfa.dwarf_reg, .offset = cfa.value};
+    char problem[160];
+    if (spill_slot_problem(frame_cfa, stack_size, problem, sizeof problem))
+        return parse_error(p, cfa.offset, "record %" PRIu32 ": frame-CFA %s", record_index,
+                           problem);
+    return 0;
+}
+
+/* Reads the statepoint constants and deopt state (the frame-CFA slot into
+ * *frame_cfa) and collects the GC pointer pairs into p->scratch_pairs; *kept
+ * is how many have a real base. */
 static int collect_statepoint_roots(parser *p, uint32_t record_index, const record_layout *layout,
-                                    uint64_t stack_size, size_t *kept)
+                                    uint64_t stack_size, stackmap_slot *frame_cfa, size_t *kept)
 {
     uint32_t deopt_count = 0;
     if (parse_statepoint_constants(p, record_index, layout->locations_start,
@@ -619,6 +650,8 @@ static int collect_statepoint_roots(parser *p, uint32_t record_index, const reco
         if (check_location(p, record_index, i, &deopt))
             return -1;
     }
+    if (parse_frame_cfa(p, record_index, layout, deopt_count, stack_size, frame_cfa))
+        return -1;
     unsigned gc_count = layout->location_count - first_gc;
     if (gc_count % 2 != 0)
         return parse_error(p, layout->start, "record %" PRIu32 ": %u GC pointer locations after %"
@@ -634,9 +667,11 @@ static int parse_record(parser *p, uint32_t record_index, const function_entry *
 {
     record_layout layout = {0};
     size_t kept = 0;
+    stackmap_slot frame_cfa;
     if (read_record_layout(p, record_index, *position, &layout) ||
         check_call_site(p, record_index, &layout, function) ||
-        collect_statepoint_roots(p, record_index, &layout, function->stack_size, &kept))
+        collect_statepoint_roots(p, record_index, &layout, function->stack_size, &frame_cfa,
+                                 &kept))
         return -1;
     stackmap_table *out = p->out;
     stackmap_record *record = &out->records[out->record_count];
@@ -645,6 +680,8 @@ static int parse_record(parser *p, uint32_t record_index, const function_entry *
         .function_address = (uintptr_t)function->address,
         .stack_size = function->stack_size,
         .id = layout.id,
+        .has_frame_cfa = frame_cfa.kind == STACKMAP_SLOT_INDIRECT,
+        .frame_cfa = frame_cfa,
     };
     if (append_gc_roots(p, record_index, layout.start, kept, record))
         return -1;
@@ -891,6 +928,19 @@ static bool frame_problem(const stackmap_record *record, char *problem, size_t s
         snprintf(problem, size, "derived pairs without bases");
         return true;
     }
+    if (record->has_frame_cfa) {
+        char slot_text[96];
+        if (record->frame_cfa.kind != STACKMAP_SLOT_INDIRECT) {
+            snprintf(problem, size, "frame-CFA slot kind %u (expected INDIRECT)",
+                     record->frame_cfa.kind);
+            return true;
+        }
+        if (spill_slot_problem(&record->frame_cfa, record->stack_size, slot_text,
+                               sizeof slot_text)) {
+            snprintf(problem, size, "frame-CFA %s", slot_text);
+            return true;
+        }
+    }
     return false;
 }
 
@@ -952,7 +1002,9 @@ bool stackmap_record_equal(const stackmap_record *a, const stackmap_record *b)
         a->stack_size != b->stack_size || a->id != b->id || a->base_count != b->base_count ||
         a->derived_count != b->derived_count)
         return false;
-    if (!slots_identical(a->bases, b->bases, a->base_count))
+    if (!slots_identical(a->bases, b->bases, a->base_count) ||
+        a->has_frame_cfa != b->has_frame_cfa ||
+        (a->has_frame_cfa && !slot_equal(&a->frame_cfa, &b->frame_cfa)))
         return false;
     for (uint32_t i = 0; i < a->derived_count; i++)
         if (pair_compare(&a->derived[i], &b->derived[i]) != 0)

@@ -8,7 +8,11 @@
  *     corrupt input: every problem is an error "ORIGIN: offset N: what is wrong
  *     (expected ...)" with N the byte offset in the input.
  *   - Every record is a statepoint (3 constants: calling convention, flags,
- *     deopt count N; N deopt locations, skipped; then (base, derived) pairs).
+ *     deopt count N; N deopt locations; then (base, derived) pairs). The deopt
+ *     locations are skipped, but for the frame-CFA pair corral's pass adds in
+ *     dynamic frames where the CFA is not at a fixed offset from the frame
+ *     pointer (AArch64): Constant CORRAL_ABI_FRAME_CFA_MARKER, then the spill
+ *     slot of llvm.sponentry, which becomes the record's frame_cfa.
  *     Pairs are normalised: each distinct base slot appears once in `bases`;
  *     a pair whose derived slot is its base slot, a repeated pair, and a pair
  *     whose base is a constant (null: nothing to relocate) are dropped.
@@ -73,6 +77,10 @@ typedef struct stackmap_record {
     uint32_t derived_count;     /* (base, derived) pairs whose derived slot is not a base slot */
     const stackmap_slot *bases;
     const stackmap_derived *derived;
+    /* The spill slot holding the frame's CFA (its SP at entry), which the pass
+     * records in dynamic frames on AArch64 (corral/abi.h); when has_frame_cfa. */
+    bool has_frame_cfa;
+    stackmap_slot frame_cfa;
 } stackmap_record;
 
 /* ---------------------------------------------------------------------------

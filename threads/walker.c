@@ -35,9 +35,9 @@ static _Noreturn void walk_failed(const corral_thread *thread, uintptr_t return_
                  (unsigned long)stack_pointer, frames);
 }
 
-/* The address of a GC pointer slot in a frame. */
-static void **slot_address(const corral_thread *thread, const stackmap_record *record,
-                           const stackmap_slot *slot, uintptr_t sp, uintptr_t fp, size_t frames)
+/* The address of a spill slot [SP + n] or [FP + n] in a frame; NULL for
+ * any other location. */
+static void **spill_slot_address(const stackmap_slot *slot, uintptr_t sp, uintptr_t fp)
 {
     if (slot->kind == STACKMAP_SLOT_INDIRECT) {
         if (slot->dwarf_reg == ARCH_DWARF_SP)
@@ -45,6 +45,27 @@ static void **slot_address(const corral_thread *thread, const stackmap_record *r
         if (slot->dwarf_reg == ARCH_DWARF_FP)
             return (void **)(fp + slot->offset);
     }
+    return NULL;
+}
+
+/* The CFA of a managed frame from its record, its SP at the call and its
+ * frame pointer; 0 when they disagree. A dynamic frame on an architecture
+ * whose CFA is not FP + 16 reads the CFA its entry saved (corral/abi.h). */
+static uintptr_t record_frame_cfa(const stackmap_record *record, uintptr_t sp, uintptr_t fp)
+{
+    if (record->stack_size != STACKMAP_DYNAMIC_FRAME || !record->has_frame_cfa)
+        return frame_cfa(sp, fp, record->stack_size);
+    void **saved = spill_slot_address(&record->frame_cfa, sp, fp);
+    return saved ? frame_cfa_from_saved(sp, fp, (uintptr_t)*saved) : 0;
+}
+
+/* The address of a GC pointer slot in a frame. */
+static void **slot_address(const corral_thread *thread, const stackmap_record *record,
+                           const stackmap_slot *slot, uintptr_t sp, uintptr_t fp, size_t frames)
+{
+    void **address = spill_slot_address(slot, sp, fp);
+    if (address)
+        return address;
     walk_failed(thread, record->return_address, sp, frames,
                 "a GC pointer location the walker cannot address (only spill slots relative to "
                 "the stack or frame pointer are supported; do not pass "
@@ -76,11 +97,17 @@ static void walk_segment(corral_thread *thread, frame_anchor anchor, uintptr_t o
         if (!record)
             walk_failed(thread, return_address, sp, frames,
                         "a managed return address without a stackmap record");
-        if (record->stack_size == STACKMAP_DYNAMIC_FRAME && !FRAME_DYNAMIC_WALKABLE)
+        if (record->stack_size == STACKMAP_DYNAMIC_FRAME && !FRAME_DYNAMIC_WALKABLE &&
+            !record->has_frame_cfa)
             walk_failed(thread, return_address, sp, frames,
-                        "a managed frame with dynamic stack allocation (alloca or a VLA), "
-                        "which the " ARCH_NAME " walker cannot size yet");
-        uintptr_t cfa = frame_cfa(sp, fp, record->stack_size);
+                        "a managed frame with dynamic stack allocation (alloca or a VLA) whose "
+                        "stackmap does not say where its CFA is saved, which " ARCH_NAME
+                        " needs (code not compiled by corral-opt?)");
+        uintptr_t cfa = record_frame_cfa(record, sp, fp);
+        if (!cfa && record->has_frame_cfa)
+            walk_failed(thread, return_address, sp, frames,
+                        "the CFA a dynamic frame saved disagrees with its stack and frame "
+                        "pointers (a corrupt frame?)");
         if (!cfa)
             walk_failed(thread, return_address, sp, frames,
                         "the stackmap's frame size disagrees with the frame pointer "
@@ -119,7 +146,7 @@ void walker_for_each_frame(const corral_thread *thread,
         const stackmap_record *record;
         while (return_address && (record = stackmap_lookup_in_read_section(return_address))) {
             fn(return_address, frame++, segment_index, context);
-            uintptr_t cfa = frame_cfa(sp, fp, record->stack_size);
+            uintptr_t cfa = record_frame_cfa(record, sp, fp);
             if (!cfa || cfa >= segment->outer_cfa)
                 break;
             return_address = frame_return_address(fp, cfa);
@@ -139,7 +166,7 @@ uintptr_t walker_outermost_managed_cfa(frame_anchor from)
     const stackmap_record *record;
     rcu_read_lock();
     while ((record = stackmap_lookup_in_read_section(return_address))) {
-        uintptr_t cfa = frame_cfa(sp, fp, record->stack_size);
+        uintptr_t cfa = record_frame_cfa(record, sp, fp);
         if (!cfa)
             break;
         outermost = cfa;

@@ -86,6 +86,13 @@
 #define CORRAL_ABI_GCROOT_STATEPOINT_ID 0x67637274u /* "gcrt" */
 #define CORRAL_ABI_GCROOT_STATEPOINT_ID_TEXT "1734570612"
 
+/* Where the CFA is not at a fixed distance from the frame pointer (AArch64:
+ * the frame record sits below the other saved registers), a managed function
+ * with dynamic allocas gives each statepoint the deopt operands
+ * (i32 CORRAL_ABI_FRAME_CFA_MARKER, ptr llvm.sponentry()): the stackmap then
+ * names the spill slot holding the frame's CFA, which the walker reads. */
+#define CORRAL_ABI_FRAME_CFA_MARKER 0x43464121 /* "!AFC": "CFA!" little-endian */
+
 /* The stackmap section, renamed after code generation so the linker defines
  * __start_/__stop_ symbols for it (it must be a C identifier). */
 #define CORRAL_ABI_STACKMAP_SECTION "llvm_stackmaps"

@@ -165,6 +165,24 @@ __attribute__((noinline)) long variable_length_frame(int count, noderef node)
     return sum;
 }
 
+/* 512 bytes of fixed locals beside a VLA: LLVM would address this frame's
+ * slots from a base register (AArch64 x19), which the pass prevents. */
+__attribute__((noinline)) long large_locals_and_vla(int count, noderef node)
+{
+    long vla[count];
+    volatile long table[64];
+    for (int i = 0; i < 64; i++)
+        table[i] = i;
+    for (int i = 0; i < count; i++)
+        vla[i] = table[i];
+    noderef local = fresh_garbage_then_node(11);
+    corral_collect();
+    long sum = node->value + local->value + table[63];
+    for (int i = 0; i < count; i++)
+        sum += vla[i];
+    return sum;
+}
+
 __attribute__((noinline)) long over_aligned_alloca(int count, noderef node)
 {
     long *block = __builtin_alloca_with_align((size_t)count * sizeof(long), 512);
@@ -190,10 +208,66 @@ static void dynamic_frames(void *arg)
     noderef node = fresh_garbage_then_node(1000);
     is_int(variable_length_frame((int)(10 * one), node), 1000 + 7 + 45 + 280,
            "a VLA beside a 64-byte aligned local (the local stays aligned)");
+    is_int(large_locals_and_vla((int)(10 * one), node), 1000 + 11 + 63 + 45,
+           "a VLA beside 512 bytes of fixed locals");
     is_int(over_aligned_alloca((int)(10 * one), node), 1000 + 45,
            "a 512-byte aligned alloca()");
     is_int(aligned_fixed_frame(node), 1005, "a realigned frame of fixed size");
     is_int(node->value, 1000, "the caller's reference is relocated");
+}
+
+/* ------------------------------------------------ small structs by value */
+
+/* AArch64 passes and returns these in registers as i64 or [2 x i64], which
+ * clang moves through the struct's stack slot; x86-64 keeps the fields. */
+typedef struct ref_pair {
+    noderef first, second;
+} ref_pair;
+typedef struct ref_and_long {
+    noderef ref;
+    long number;
+} ref_and_long;
+typedef struct one_ref {
+    noderef ref;
+} one_ref;
+
+__attribute__((noinline)) ref_pair make_ref_pair(long a, long b)
+{
+    ref_pair pair = {fresh_garbage_then_node(a), fresh_garbage_then_node(b)};
+    return pair;
+}
+
+__attribute__((noinline)) ref_and_long make_ref_and_long(long a)
+{
+    ref_and_long both = {fresh_garbage_then_node(a), 10 * a};
+    return both;
+}
+
+__attribute__((noinline)) one_ref make_one_ref(long a)
+{
+    one_ref single = {fresh_garbage_then_node(a)};
+    return single;
+}
+
+__attribute__((noinline)) long sum_small_structs(ref_pair pair, ref_and_long both,
+                                                 one_ref single)
+{
+    corral_collect();
+    return pair.first->value + pair.second->value + both.ref->value + both.number +
+           single.ref->value;
+}
+
+static void small_structs(void *arg)
+{
+    test_start(arg, true);
+    ref_pair pair = make_ref_pair(1, 2);
+    ref_and_long both = make_ref_and_long(3);
+    one_ref single = make_one_ref(4);
+    corral_collect();
+    is_int(sum_small_structs(pair, both, single), 1 + 2 + 3 + 30 + 4,
+           "structs of references passed by value survive a collection in the callee");
+    is_int(pair.first->value + pair.second->value + both.ref->value + single.ref->value, 10,
+           "and structs returned by value are relocated in the caller");
 }
 
 /* ------------------------------------------------ inline assembly */
@@ -218,12 +292,13 @@ static void inline_assembly(void *arg)
 
 int main(void)
 {
-    plan(5);
+    plan(6);
     tap_subtest("calls with arguments on the stack", 60, stack_arguments, MOVING_STRESS);
     tap_subtest("printf with many arguments", 60, many_argument_printf, MOVING_STRESS);
     tap_subtest("references passed through varargs", 60, variadic_references, MOVING_STRESS);
     tap_subtest("VLAs, aligned allocas and realigned frames", 60, dynamic_frames,
                 MOVING_STRESS);
+    tap_subtest("small structs of references by value", 60, small_structs, MOVING_STRESS);
     tap_subtest("inline assembly", 60, inline_assembly, MOVING_STRESS);
     return done_testing();
 }

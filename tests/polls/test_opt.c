@@ -492,6 +492,45 @@ static void test_rewrites(void)
        "and the dynamically sized frame is never realigned");
     ok(!has_function_attribute(ir, "fixed", "\"no-realign-stack\""),
        "a fixed-size frame keeps its realignment");
+    ok(vla && !strstr(vla, "sponentry"), "x86-64 finds a dynamic frame's CFA at RBP + 16");
+    free(vla);
+    free(ir);
+
+    ir = opt_ok("", "struct_return_aarch64.ll");
+    ok(ir && !strstr(ir, "alloca") && !strstr(ir, "corral.ref_from_int"),
+       "AArch64: structs of references moved as [2 x i64] through their slots leave no slot");
+    char *optimised = ir_function(ir, "make_pair_optimised");
+    const char *poll = optimised ? strstr(optimised, "@corral_poll_page") : NULL;
+    const char *first_ptrtoint = optimised ? strstr(optimised, "ptrtoint") : NULL;
+    ok(poll && first_ptrtoint && poll < first_ptrtoint,
+       "the return poll comes before the ptrtoints that build the returned [2 x i64]");
+    free(optimised);
+    char *caller = ir_function(ir, "use_pair");
+    like_str(caller, "inttoptr i64", "the caller makes references from the returned words");
+    free(caller);
+    free(ir);
+
+    ir = opt_ok("", "dynamic_frame_aarch64.ll");
+    vla = ir_function(ir, "vla");
+    char *fixed = ir_function(ir, "fixed");
+    like_str(vla, "%corral.cfa = call ptr @llvm.sponentry.p0()",
+             "AArch64: a dynamic frame takes its CFA at entry");
+    size_t statepoints = 0, with_cfa = 0;
+    for (const char *at = vla; at && (at = strstr(at, "@llvm.experimental.gc.statepoint.p0(")); at++)
+        statepoints++;
+    for (const char *at = vla; at && (at = strstr(at, "\"deopt\"(i32 1128677665, ptr %corral.cfa)")); at++)
+        with_cfa++;
+    ok(statepoints == 4 && with_cfa == 4,
+       "and each of its statepoints carries it after the marker (%zu of %zu)", with_cfa,
+       statepoints);
+    like_str(vla, "%table = alloca i8, i64 %",
+             "600 bytes of fixed locals move below the fixed frame (no base register)");
+    like_str(vla, "%small = alloca i64, align 8", "a small local stays in the fixed frame");
+    ok(fixed && !strstr(fixed, "sponentry") && !strstr(fixed, "align 64") &&
+           has_function_attribute(ir, "fixed", "\"no-realign-stack\""),
+       "a fixed frame saves no CFA, but is aligned by hand and never realigned (its "
+       "stackmap keeps a size)");
+    free(fixed);
     free(vla);
     free(ir);
 }
@@ -688,6 +727,7 @@ static void test_bad_ir(void)
         {"bad_gcroot_type.ll", "bad_gcroot_type.ll: integer_root: llvm.gcroot of alloca 'word' of type i64"},
         {"bad_ptrtoint.ll", "bad_ptrtoint.ll: hash: integer '%address', made from a reference, is live across the call to 'g'"},
         {"bad_late_inttoptr.ll", "bad_late_inttoptr.ll: late: integer '%word', made from a reference, is live across the call to 'g'"},
+        {"bad_integer_aggregate.ll", "bad_integer_aggregate.ll: pack: integer '%pair', made from a reference, is live across the call to 'corral.unmanaged.g'"},
         {"bad_untag_int.ll", "bad_untag_int.ll: unbox: integer '%n', made from a reference, is live across the call to 'g': the object may move there; recompute it from the reference after the call, or pin the object; for a tagged immediate's payload use corral_untag_int"},
         {"bad_raw_pointer.ll", "bad_raw_pointer.ll: mixed: raw pointer '%m', made from a reference, is live across the call to"},
         {"bad_aggregate.ll", "bad_aggregate.ll: big: aggregate value '%all' holding references is live across the call to 'g'"},

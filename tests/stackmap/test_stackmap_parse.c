@@ -12,6 +12,7 @@
 #include "tap.h"
 
 #include "stackmap/parse.h"
+#include "corral/abi.h"
 #include "table_builder.h"
 #if CORRAL_STACKMAP_SAMPLES
 #include "readobj_view.h"
@@ -210,6 +211,56 @@ static void test_deopt_and_live_outs(void)
        "deopt locations are skipped: only the pair after them is a root");
     stackmap_table_release(&table);
     builder_release(&b);
+}
+
+/* The frame-CFA deopt pair the pass gives statepoints of dynamic frames on
+ * AArch64 (corral/abi.h): parsed into frame_cfa, checked, never a root. */
+static void test_frame_cfa(void)
+{
+    test_record record = RECORD(41, 0x10, STATEPOINT_HEADER(3),
+                                LOC_CONST(CORRAL_ABI_FRAME_CFA_MARKER), LOC_FRAME(-16),
+                                LOC_CONST(7), LOC_FRAME(-24), LOC_FRAME(-24));
+    builder b = {0};
+    emit_one_record(&b, STACKMAP_DYNAMIC_FRAME, &record);
+    stackmap_table table;
+    char error[ERROR_SIZE];
+    if (!ok(parse_bytes(&b, &table, error) == 0, "frame CFA: parses the marker and its slot"))
+        diag("  %s", error);
+    const stackmap_record *parsed = table.records;
+    ok(table.record_count == 1 && parsed->has_frame_cfa &&
+           slot_is(&parsed->frame_cfa, STACKMAP_SLOT_INDIRECT, FP, -16),
+       "frame CFA: the slot after the marker is the record's frame_cfa");
+    ok(table.record_count == 1 && parsed->base_count == 1 &&
+           slot_is(&parsed->bases[0], STACKMAP_SLOT_INDIRECT, FP, -24),
+       "frame CFA: the deopt pair is no root; the pair after the deopt state is");
+    ok(table.record_count == 1 && stackmap_record_check(parsed),
+       "frame CFA: the parsed record passes the check");
+    stackmap_table_release(&table);
+    builder_release(&b);
+
+    test_record plain = RECORD(42, 0x10, STATEPOINT_HEADER(2), LOC_CONST(5), LOC_FRAME(-16));
+    emit_one_record(&b, STACKMAP_DYNAMIC_FRAME, &plain);
+    ok(parse_bytes(&b, &table, error) == 0 && table.record_count == 1 &&
+           !table.records[0].has_frame_cfa,
+       "frame CFA: deopt state without the marker names no frame CFA");
+    stackmap_table_release(&table);
+    builder_release(&b);
+
+    test_record no_slot = RECORD(43, 0x10, STATEPOINT_HEADER(2),
+                                 LOC_CONST(CORRAL_ABI_FRAME_CFA_MARKER), LOC_CONST(0));
+    expect_record_error(&no_slot, "test: offset 92: record 0: the frame-CFA marker is not "
+                        "followed by an 8-byte Indirect location (expected the spill slot of "
+                        "llvm.sponentry as deopt location 1)", "a frame-CFA marker without a slot");
+    test_record last = RECORD(44, 0x10, STATEPOINT_HEADER(1),
+                              LOC_CONST(CORRAL_ABI_FRAME_CFA_MARKER));
+    expect_record_error(&last, "test: offset 92: record 0: the frame-CFA marker is not "
+                        "followed by an 8-byte Indirect location (expected the spill slot of "
+                        "llvm.sponentry as deopt location 1)", "a frame-CFA marker last");
+    test_record on_link = RECORD(45, 0x10, STATEPOINT_HEADER(2),
+                                 LOC_CONST(CORRAL_ABI_FRAME_CFA_MARKER), LOC_FRAME(8));
+    expect_record_error(&on_link, "test: offset 104: record 0: frame-CFA spill slot [" FP_NAME
+                        " + 8] is " FRAME_LINK_NAMES " (expected an offset below 0 or from 16)",
+                        "a frame-CFA slot on the frame link");
 }
 
 static void test_concatenated_tables(void)
@@ -471,7 +522,7 @@ static void test_record_check(void)
                                           {STACKMAP_SLOT_INDIRECT, SP, 16}};
     static const stackmap_derived pairs[] = {
         {{STACKMAP_SLOT_INDIRECT, SP, 8}, {STACKMAP_SLOT_INDIRECT, SP, 24}}};
-    const stackmap_record good = {0x400020, 0x400000, 40, 1, 2, 1, bases, pairs};
+    const stackmap_record good = {0x400020, 0x400000, 40, 1, 2, 1, bases, pairs, false, {0}};
     ok(stackmap_record_check(&good) && stackmap_record_problem(&good) == NULL,
        "check: a consistent record passes");
 
@@ -514,6 +565,14 @@ static void test_record_check(void)
     bad.base_count = 1;
     bad.derived_count = 0;
     like_str(stackmap_record_problem(&bad), "slot kind 2", "check: a CONSTANT slot in bases");
+    bad = good;
+    bad.has_frame_cfa = true;
+    bad.frame_cfa = (stackmap_slot){STACKMAP_SLOT_REGISTER, SAVED_A, 0};
+    is_str(stackmap_record_problem(&bad), "frame-CFA slot kind 1 (expected INDIRECT)",
+           "check: a frame CFA in a register");
+    bad.frame_cfa = (stackmap_slot){STACKMAP_SLOT_INDIRECT, FP, 4};
+    like_str(stackmap_record_problem(&bad), "frame-CFA spill slot [" FP_NAME " + 4]",
+             "check: a frame CFA on the frame link");
     ok(!stackmap_record_check(NULL), "check: NULL fails");
 }
 
@@ -644,6 +703,7 @@ int main(int argc, char **argv)
     test_basic_table();
     test_dedupe();
     test_deopt_and_live_outs();
+    test_frame_cfa();
     test_concatenated_tables();
     test_header_errors();
     test_record_layout_errors();
