@@ -31,6 +31,8 @@
 #include <stdint.h>
 
 #define ARCH_NAME "AArch64"
+/* The LLVM triple of this machine: what a JIT generates code for (polls/target.c). */
+#define ARCH_LLVM_TRIPLE "aarch64-unknown-linux-gnu"
 
 /* DWARF register numbers in stackmap locations: x0-x30 are 0-30, SP is 31. */
 enum {

@@ -22,6 +22,8 @@
 #include <stdint.h>
 
 #define ARCH_NAME "x86-64"
+/* The LLVM triple of this machine: what a JIT generates code for (polls/target.c). */
+#define ARCH_LLVM_TRIPLE "x86_64-unknown-linux-gnu"
 
 /* DWARF register numbers in stackmap locations. */
 enum {

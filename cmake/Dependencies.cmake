@@ -30,6 +30,23 @@ if(CORRAL_BUILD_POLLS)
   find_program(CORRAL_OBJCOPY NAMES llvm-objcopy llvm-objcopy-19 HINTS ${LLVM_TOOLS_BINARY_DIR})
   corral_require(CORRAL_OBJCOPY "llvm-objcopy 19" "llvm-19")
   message(STATUS "corral: LLVM ${LLVM_PACKAGE_VERSION}, clang ${CORRAL_CLANG}")
+elseif(CORRAL_BUILD_PASS_LIBRARY)
+  # A cross build's pass library, for corral-demo's JIT: the build machine's
+  # LLVM 19 headers (the C API and the few C++ headers polls/ uses are the
+  # same for every target) and the target's libLLVM from Debian's multiarch
+  # package. LLVM's CMake package is not used: it names the build machine's
+  # library.
+  find_path(CORRAL_LLVM_INCLUDE_DIR llvm-c/Core.h PATHS /usr/lib/llvm-19/include
+            NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+  corral_require(CORRAL_LLVM_INCLUDE_DIR "LLVM 19's headers" "llvm-19-dev")
+  find_library(CORRAL_LLVM_LIBRARY NAMES LLVM-19 PATHS /usr/lib/${CORRAL_CROSS_TRIPLE}
+               NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+  corral_require(CORRAL_LLVM_LIBRARY "LLVM 19's library for ${CORRAL_CROSS_TRIPLE}"
+                 "libllvm19:${CORRAL_CROSS_DEBIAN_ARCH}")
+  add_library(LLVM SHARED IMPORTED)
+  set_target_properties(LLVM PROPERTIES IMPORTED_LOCATION ${CORRAL_LLVM_LIBRARY})
+  set(LLVM_INCLUDE_DIRS ${CORRAL_LLVM_INCLUDE_DIR})
+  message(STATUS "corral: the pass library with ${CORRAL_LLVM_LIBRARY}")
 endif()
 
 pkg_check_modules(BDWGC QUIET IMPORTED_TARGET bdw-gc)

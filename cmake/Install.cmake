@@ -37,7 +37,7 @@ install(EXPORT corralTargets NAMESPACE corral:: DESTINATION ${CORRAL_INSTALL_CMA
 # ---- the LLVM side: tools, and the pass library as corral::polls (defined
 # by corralConfig.cmake itself, because it needs LLVM's CMake package).
 set(CORRAL_INSTALLS_POLLS OFF)
-if(TARGET corral_polls)
+if(CORRAL_BUILD_POLLS)
   set(CORRAL_INSTALLS_POLLS ON)
   install(TARGETS corral-opt corralc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(TARGETS corral_polls ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -8,6 +8,7 @@
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CORRAL_CROSS_TRIPLE aarch64-linux-gnu)
+set(CORRAL_CROSS_DEBIAN_ARCH arm64)
 
 set(CMAKE_C_COMPILER clang-19)
 set(CMAKE_C_COMPILER_TARGET ${CORRAL_CROSS_TRIPLE})
@@ -39,3 +40,8 @@ set(ENV{PKG_CONFIG_SYSROOT_DIR} "")
 set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64-static)
 
 set(CORRAL_BUILD_POLLS OFF CACHE BOOL "The pass and tools are host programs: see CORRAL_HOST_TOOLS_DIR")
+# The pass as a library is built for the target all the same: corral-demo's
+# JIT links it, with the build machine's LLVM headers and the target's
+# libLLVM (libllvm19:arm64); its one C++ file uses the cross libstdc++
+# (libstdc++-12-dev-arm64-cross), which clang finds beside the cross GCC.
+set(CORRAL_BUILD_PASS_LIBRARY ON CACHE BOOL "corral-demo's JIT links the pass library")

@@ -1,9 +1,13 @@
 /* target.c — per-target facts for the pass and code generation. */
 #include "target.h"
 
+#include <corral/safepoint_pass.h>
 #include <llvm-c/Target.h>
 
+#include <pthread.h>
 #include <string.h>
+
+#include "arch.h"
 
 corral_target target_of_triple(const char *triple)
 {
@@ -27,7 +31,7 @@ const char *target_default_cpu(corral_target target)
     return target == TARGET_AARCH64 ? "generic" : "x86-64";
 }
 
-void target_initialize_llvm(void)
+static void register_llvm_targets(void)
 {
     LLVMInitializeX86TargetInfo();
     LLVMInitializeX86Target();
@@ -39,6 +43,21 @@ void target_initialize_llvm(void)
     LLVMInitializeAArch64TargetMC();
     LLVMInitializeAArch64AsmPrinter();
     LLVMInitializeAArch64AsmParser();
+}
+
+void target_initialize_llvm(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, register_llvm_targets);
+}
+
+/* base/arch.h names the machine this library was compiled for, where the
+ * JIT's code runs; LLVM_NATIVE_TARGET names the one LLVM's headers were
+ * configured on (X86 in a cross build with the build machine's headers). */
+const char *corral_polls_jit_target(void)
+{
+    target_initialize_llvm();
+    return ARCH_LLVM_TRIPLE;
 }
 
 /* AArch64 keeps the frame record below the other callee-saved registers. */

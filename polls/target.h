@@ -19,7 +19,7 @@ corral_target target_of_module(LLVMModuleRef module);
 /* The CPU code generation assumes when none is given. */
 const char *target_default_cpu(corral_target target);
 
-/* Registers the LLVM targets corral generates code for (idempotent). */
+/* Registers the LLVM targets corral generates code for (once; any thread). */
 void target_initialize_llvm(void);
 
 /* Whether a transition wrapper must pass its SP at entry (llvm.sponentry):

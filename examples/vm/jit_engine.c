@@ -34,11 +34,6 @@ void *tiny_jit_current_tlab(void)
     return &corral_thread_tlab;
 }
 
-/* The runtime's GC-transition entry points (corral/abi.h), called by the
- * wrappers the pass emits around unmanaged calls. */
-void corral_transition_to_unmanaged(void *return_address, void *frame_address);
-void corral_transition_to_managed(void);
-
 /* Every symbol compiled code may reference. A statically linked runtime's
  * symbols are not visible to dlsym, so each is given to LLVM by address. */
 typedef struct jit_symbol {
@@ -50,7 +45,10 @@ typedef struct jit_symbol {
 static const jit_symbol jit_symbols[] = {
     {CORRAL_ABI_POLL_PAGE, (void *)corral_poll_page, 0},
     {CORRAL_ABI_POLL_SLOW, (void *)corral_poll_slow, 0},
+    /* The GC-transition entry points (corral/jit.h) of the wrappers the pass
+     * emits around unmanaged calls: the _at form on AArch64. */
     {CORRAL_ABI_TO_UNMANAGED, (void *)corral_transition_to_unmanaged, 0},
+    {CORRAL_ABI_TO_UNMANAGED_AT, (void *)corral_transition_to_unmanaged_at, 0},
     {CORRAL_ABI_TO_MANAGED, (void *)corral_transition_to_managed, 0},
     {CORRAL_ABI_PIN_FOR_CALL, (void *)corral_pin_for_call, 1},
     {CORRAL_ABI_UNPIN_AFTER_CALL, (void *)corral_unpin_after_call, 1},
@@ -117,8 +115,13 @@ static uint8_t *allocate_data(void *opaque, uintptr_t size, unsigned alignment,
     jit_memory *memory = opaque;
     uint8_t *section = arena_take(&memory->data, size, alignment ? alignment : 16);
     if (section && strcmp(section_name, ".llvm_stackmaps") == 0) {
+        /* size is an upper bound: RuntimeDyld asks for room for a stub per
+         * relocation after the section's bytes (none on x86-64, 20 bytes
+         * each on AArch64), never written. The arena is fresh mmap memory,
+         * so that room is zero; the table's own length is a multiple of 8,
+         * and corral's parser skips zero words after a table. */
         memory->stackmaps = section;
-        memory->stackmaps_size = size;
+        memory->stackmaps_size = size & ~(uintptr_t)7;
     }
     return section;
 }
@@ -126,10 +129,15 @@ static uint8_t *allocate_data(void *opaque, uintptr_t size, unsigned alignment,
 static LLVMBool finalize_memory(void *opaque, char **error)
 {
     arena *code = &((jit_memory *)opaque)->code;
-    if (code->base && mprotect(code->base, ARENA_BYTES, PROT_READ | PROT_EXEC) != 0) {
+    if (!code->base)
+        return 0;
+    if (mprotect(code->base, ARENA_BYTES, PROT_READ | PROT_EXEC) != 0) {
         *error = strdup("mprotect of the JIT code arena failed");
         return 1;
     }
+    /* AArch64's instruction cache does not see the stores that wrote the
+     * code (x86-64's does: there this is nothing). */
+    __builtin___clear_cache((char *)code->base, (char *)code->base + code->used);
     return 0;
 }
 
@@ -140,10 +148,12 @@ static void destroy_memory(void *opaque)
 
 /* ---- LLVM, once per process */
 
+/* The triple of the machine the code runs on (corral_polls_jit_target). */
+static const char *jit_triple;
+
 static void initialize_llvm(void)
 {
-    LLVMInitializeNativeTarget();
-    LLVMInitializeNativeAsmPrinter();
+    jit_triple = corral_polls_jit_target();
     LLVMLinkInMCJIT();
     for (size_t i = 0; i < JIT_SYMBOL_COUNT; i++) {
         LLVMAddSymbol(jit_symbols[i].name, jit_symbols[i].address);
@@ -157,18 +167,18 @@ static void initialize_llvm(void)
 /* The host's target, for the module's data layout and the pass's costs. */
 static LLVMTargetMachineRef host_target_machine(char *error, size_t error_size)
 {
-    char *triple = LLVMGetDefaultTargetTriple();
     LLVMTargetRef target;
     char *message = NULL;
     LLVMTargetMachineRef machine = NULL;
-    if (LLVMGetTargetFromTriple(triple, &target, &message) == 0)
-        machine = LLVMCreateTargetMachine(target, triple, LLVMGetHostCPUName(), "",
-                                          LLVMCodeGenLevelDefault, LLVMRelocDefault,
-                                          LLVMCodeModelJITDefault);
-    else
-        snprintf(error, error_size, "no LLVM target for %s: %s", triple, message);
+    if (LLVMGetTargetFromTriple(jit_triple, &target, &message) == 0) {
+        char *cpu = LLVMGetHostCPUName();
+        machine = LLVMCreateTargetMachine(target, jit_triple, cpu, "", LLVMCodeGenLevelDefault,
+                                          LLVMRelocDefault, LLVMCodeModelJITDefault);
+        LLVMDisposeMessage(cpu);
+    } else {
+        snprintf(error, error_size, "no LLVM target for %s: %s", jit_triple, message);
+    }
     LLVMDisposeMessage(message);
-    LLVMDisposeMessage(triple);
     return machine;
 }
 

@@ -184,6 +184,15 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
 
 void corral_polls_result_free(corral_polls_result *result);
 
+/* For a JIT, before it creates its target machine: registers the LLVM
+ * targets corral generates code for (x86-64, AArch64) and returns the triple
+ * of the machine this library was built for, the one the process runs on
+ * (a static string). Use it instead of LLVMInitializeNativeTarget() and
+ * LLVMGetDefaultTargetTriple(), which name the machine LLVM's headers or
+ * library were configured for: in a cross build (the build machine's
+ * headers) the native target is the build machine's. Any thread. */
+const char *corral_polls_jit_target(void);
+
 /* Parses a poll-kind list ("loop,return", "all", "none") into *mask.
  * Returns 0, or -1 naming the bad word in error (of error_size bytes). */
 int corral_polls_parse_kinds(const char *text, unsigned *mask, char *error, size_t error_size);

@@ -7,6 +7,7 @@
 
 #include <llvm-c/Core.h>
 #include <llvm-c/IRReader.h>
+#include <llvm-c/TargetMachine.h>
 
 static const char good_module[] =
     "target datalayout = \"e-m:e-i64:64-n8:16:32:64-S128\"\n"
@@ -128,11 +129,32 @@ static void test_parse_kinds(void)
        "parse_kinds names a bad word");
 }
 
+/* What a JIT generates code for: the machine the test was compiled for,
+ * whatever LLVM's headers call native, with its LLVM target registered. */
+static void test_jit_target(void)
+{
+#if defined(__aarch64__)
+    const char *expected = "aarch64-";
+#else
+    const char *expected = "x86_64-";
+#endif
+    const char *triple = corral_polls_jit_target();
+    ok(triple && strncmp(triple, expected, strlen(expected)) == 0,
+       "jit_target is this machine's triple: %s", triple ? triple : "(null)");
+    LLVMTargetRef target = NULL;
+    char *message = NULL;
+    ok(triple && LLVMGetTargetFromTriple(triple, &target, &message) == 0 && target,
+       "its LLVM target is registered");
+    LLVMDisposeMessage(message);
+    ok(corral_polls_jit_target() == triple, "a second call returns the same string");
+}
+
 int main(void)
 {
     test_good_module();
     test_bad_module();
     test_unextendable_data_layout();
     test_parse_kinds();
+    test_jit_target();
     return done_testing();
 }
