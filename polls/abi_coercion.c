@@ -135,12 +135,6 @@ static LLVMValueRef word_address(polls_pass *pass, LLVMValueRef slot, unsigned w
     return LLVMBuildInBoundsGEP2(pass->builder, i8, slot, &offset, 1, "");
 }
 
-static void replace(LLVMValueRef old, LLVMValueRef new)
-{
-    LLVMReplaceAllUsesWith(old, new);
-    LLVMInstructionEraseFromParent(old);
-}
-
 /* load T, ptr %slot  ->  a load per word, references through ptrtoint. */
 static void split_load(polls_pass *pass, LLVMValueRef load, unsigned words, const int *kinds)
 {
@@ -161,7 +155,7 @@ static void split_load(polls_pass *pass, LLVMValueRef load, unsigned words, cons
                     ? LLVMBuildInsertValue(pass->builder, value, word, i, "")
                     : word;
     }
-    replace(load, value);
+    replace_instruction(load, value);
 }
 
 /* store T %v, ptr %slot  ->  a store per word, references through
@@ -199,7 +193,7 @@ static int is_coerced_inttoptr(LLVMValueRef inst)
 static void make_opaque(polls_pass *pass, LLVMValueRef inttoptr)
 {
     LLVMPositionBuilderBefore(pass->builder, inttoptr);
-    replace(inttoptr, build_ref_from_int(pass, LLVMGetOperand(inttoptr, 0)));
+    replace_instruction(inttoptr, build_ref_from_int(pass, LLVMGetOperand(inttoptr, 0)));
 }
 
 static void split_accesses(polls_pass *pass, LLVMValueRef function, LLVMTargetDataRef layout)
@@ -252,7 +246,7 @@ void lower_ref_from_int_calls(polls_pass *pass)
     while ((use = LLVMGetFirstUse(function))) {
         LLVMValueRef call = LLVMGetUser(use);
         LLVMPositionBuilderBefore(pass->builder, call);
-        replace(call, LLVMBuildIntToPtr(pass->builder, LLVMGetOperand(call, 0), reference, ""));
+        replace_instruction(call, LLVMBuildIntToPtr(pass->builder, LLVMGetOperand(call, 0), reference, ""));
     }
     LLVMDeleteFunction(function);
 }

@@ -92,11 +92,7 @@ static void align_by_hand(polls_pass *pass, LLVMValueRef alloca, LLVMTargetDataR
     LLVMValueRef offset = LLVMConstInt(i64, alignment - 1, 0);
     LLVMValueRef end = LLVMBuildGEP2(pass->builder, i8, raw, &offset, 1, "");
     LLVMValueRef aligned = ptrmask(pass, end, ~(uint64_t)(alignment - 1));
-    char *name = xstrdup(value_name(alloca));
-    LLVMReplaceAllUsesWith(alloca, aligned);
-    LLVMInstructionEraseFromParent(alloca);
-    LLVMSetValueName2(aligned, name, strlen(name));
-    free(name);
+    replace_instruction(alloca, aligned);
 }
 
 /* Bytes of static allocas a dynamic AArch64 frame may keep: LLVM 19 gives a
@@ -129,11 +125,7 @@ static void make_dynamic(polls_pass *pass, LLVMValueRef alloca, uint64_t bytes)
     LLVMValueRef dynamic =
         LLVMBuildArrayAlloca(pass->builder, LLVMInt8TypeInContext(pass->context), hidden, "");
     LLVMSetAlignment(dynamic, LLVMGetAlignment(alloca));
-    char *name = xstrdup(value_name(alloca));
-    LLVMReplaceAllUsesWith(alloca, dynamic);
-    LLVMInstructionEraseFromParent(alloca);
-    LLVMSetValueName2(dynamic, name, strlen(name));
-    free(name);
+    replace_instruction(alloca, dynamic);
 }
 
 static uint64_t round_to_stack_alignment(uint64_t bytes)
@@ -203,8 +195,8 @@ static void add_frame_cfa_operands(polls_pass *pass, LLVMValueRef statepoint, LL
     unsigned bundle_count = LLVMGetNumOperandBundles(statepoint);
     LLVMOperandBundleRef *bundles = xcalloc(bundle_count + 1, sizeof *bundles);
     value_list deopt = {0};
-    VEC_PUSH(deopt, LLVMConstInt(LLVMInt32TypeInContext(pass->context),
-                                         CORRAL_ABI_FRAME_CFA_MARKER, 0));
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(pass->context);
+    VEC_PUSH(deopt, LLVMConstInt(i32, CORRAL_ABI_FRAME_CFA_MARKER, 0));
     VEC_PUSH(deopt, cfa);
     unsigned kept = 0;
     for (unsigned b = 0; b < bundle_count; b++) {

@@ -324,3 +324,12 @@ void copy_attributes(LLVMValueRef from, int from_is_call, LLVMValueRef to, int t
     for (unsigned index = 0; index <= argument_count; index++)
         copy_attributes_at_index(from, from_is_call, to, to_is_call, index);
 }
+
+void replace_instruction(LLVMValueRef old, LLVMValueRef replacement)
+{
+    char *name = xstrdup(value_name(old));
+    LLVMReplaceAllUsesWith(old, replacement);
+    LLVMInstructionEraseFromParent(old);
+    LLVMSetValueName2(replacement, name, strlen(name));
+    free(name);
+}

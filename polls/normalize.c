@@ -24,15 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void replace_instruction(LLVMValueRef old, LLVMValueRef replacement)
-{
-    char *name = xstrdup(value_name(old));
-    LLVMReplaceAllUsesWith(old, replacement);
-    LLVMInstructionEraseFromParent(old);
-    LLVMSetValueName2(replacement, name, strlen(name));
-    free(name);
-}
-
 static void normalize_reference_cast(polls_pass *pass, LLVMValueRef cast)
 {
     LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);

@@ -123,6 +123,9 @@ LLVMValueRef object_of_address(LLVMValueRef address);
 unsigned tag_offset(const polls_pass *pass, LLVMValueRef value);
 /* The runtime function name (declared with type if absent), gc-leaf. */
 LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeRef type);
+/* Replaces every use of old by replacement, which takes old's name, and
+ * erases old. */
+void replace_instruction(LLVMValueRef old, LLVMValueRef replacement);
 /* The intrinsic name, with one overloaded type or none (NULL), and its type. */
 LLVMValueRef intrinsic_declaration(polls_pass *pass, const char *name, LLVMTypeRef overload);
 LLVMTypeRef intrinsic_function_type(polls_pass *pass, const char *name, LLVMTypeRef overload);
