@@ -620,7 +620,8 @@ static int parse_frame_cfa(parser *p, uint32_t record_index, const record_layout
     location marker = decode_location(p, first);
     if (marker.kind != LOCATION_CONSTANT || marker.value != CORRAL_ABI_FRAME_CFA_MARKER)
         return 0;
-    location cfa = decode_location(p, first + LOCATION_SIZE);
+    /* Decoded only when inside the deopt state: past it may be past the input. */
+    location cfa = deopt_count >= 2 ? decode_location(p, first + LOCATION_SIZE) : marker;
     if (deopt_count < 2 || cfa.kind != LOCATION_INDIRECT || cfa.size != 8)
         return parse_error(p, marker.offset, "record %" PRIu32 ": the frame-CFA marker is not "
                            "followed by an 8-byte Indirect location (expected the spill slot of "
