@@ -21,8 +21,7 @@ void check_module(polls_pass *pass)
                        "(its own, also set on functions with no gc) and gc \"%s\" (roots "
                        "marked with llvm.gcroot, docs/gcroot.md)",
                        gc, CORRAL_ABI_GC_STRATEGY, CORRAL_ABI_SHADOW_STACK_GC);
-        if (strncmp(value_name(function), "llvm.experimental.gc.statepoint", 31) == 0 &&
-            LLVMGetFirstUse(function))
+        if (is_gc_statepoint_function(function) && LLVMGetFirstUse(function))
             pass_error(pass, NULL, NULL,
                        "the module already contains gc.statepoint calls: it was processed "
                        "before (run the pass once, on IR that has no statepoints)");

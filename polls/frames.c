@@ -180,14 +180,6 @@ void keep_frame_walkable(polls_pass *pass, LLVMValueRef function)
     add_function_string_attribute(function, "no-realign-stack", "");
 }
 
-static int is_gc_statepoint(LLVMValueRef inst)
-{
-    if (!LLVMIsACallInst(inst) && !LLVMIsAInvokeInst(inst))
-        return 0;
-    LLVMValueRef callee = called_function(inst);
-    return callee && strncmp(value_name(callee), "llvm.experimental.gc.statepoint.", 32) == 0;
-}
-
 /* Rebuilds a gc.statepoint call or invoke with (marker, cfa) in front of its
  * deopt operands; everything else (arguments, bundles, attributes) is kept. */
 static void add_frame_cfa_operands(polls_pass *pass, LLVMValueRef statepoint, LLVMValueRef cfa)
@@ -249,15 +241,13 @@ static void save_frame_cfa(polls_pass *pass, LLVMValueRef function)
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
              inst = LLVMGetNextInstruction(inst))
-            if (is_gc_statepoint(inst))
+            if (is_call_site(inst) && is_gc_statepoint_function(called_function(inst)))
                 VEC_PUSH(statepoints, inst);
     if (statepoints.count) {
         LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
         LLVMPositionBuilderBefore(pass->builder,
                                   first_insertion_point(LLVMGetEntryBasicBlock(function)));
-        LLVMValueRef cfa = LLVMBuildCall2(
-            pass->builder, intrinsic_function_type(pass, "llvm.sponentry", ptr),
-            intrinsic_declaration(pass, "llvm.sponentry", ptr), NULL, 0, "corral.cfa");
+        LLVMValueRef cfa = build_intrinsic_call(pass, "llvm.sponentry", ptr, NULL, 0, "corral.cfa");
         for (size_t i = 0; i < statepoints.count; i++)
             add_frame_cfa_operands(pass, statepoints.items[i], cfa);
     }

@@ -282,17 +282,16 @@ LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeR
     return function;
 }
 
-LLVMValueRef intrinsic_declaration(polls_pass *pass, const char *name, LLVMTypeRef overload)
+LLVMValueRef build_intrinsic_call(polls_pass *pass, const char *name, LLVMTypeRef overload,
+                                  LLVMValueRef *args, unsigned count, const char *result_name)
 {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    return LLVMGetIntrinsicDeclaration(pass->module, id, overload ? &overload : NULL,
-                                       overload ? 1 : 0);
-}
-
-LLVMTypeRef intrinsic_function_type(polls_pass *pass, const char *name, LLVMTypeRef overload)
-{
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    return LLVMIntrinsicGetType(pass->context, id, overload ? &overload : NULL, overload ? 1 : 0);
+    LLVMTypeRef *overloads = overload ? &overload : NULL;
+    unsigned overload_count = overload ? 1 : 0;
+    return LLVMBuildCall2(pass->builder,
+                          LLVMIntrinsicGetType(pass->context, id, overloads, overload_count),
+                          LLVMGetIntrinsicDeclaration(pass->module, id, overloads, overload_count),
+                          args, count, result_name);
 }
 
 void copy_attributes_at_index(LLVMValueRef from, int from_is_call, LLVMValueRef to,
@@ -332,4 +331,10 @@ void replace_instruction(LLVMValueRef old, LLVMValueRef replacement)
     LLVMInstructionEraseFromParent(old);
     LLVMSetValueName2(replacement, name, strlen(name));
     free(name);
+}
+
+int is_gc_statepoint_function(LLVMValueRef function)
+{
+    static const char name[] = "llvm.experimental.gc.statepoint";
+    return function && strncmp(value_name(function), name, sizeof name - 1) == 0;
 }

@@ -123,12 +123,15 @@ LLVMValueRef object_of_address(LLVMValueRef address);
 unsigned tag_offset(const polls_pass *pass, LLVMValueRef value);
 /* The runtime function name (declared with type if absent), gc-leaf. */
 LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeRef type);
+/* An llvm.experimental.gc.statepoint.* declaration (NULL: no). */
+int is_gc_statepoint_function(LLVMValueRef function);
 /* Replaces every use of old by replacement, which takes old's name, and
  * erases old. */
 void replace_instruction(LLVMValueRef old, LLVMValueRef replacement);
-/* The intrinsic name, with one overloaded type or none (NULL), and its type. */
-LLVMValueRef intrinsic_declaration(polls_pass *pass, const char *name, LLVMTypeRef overload);
-LLVMTypeRef intrinsic_function_type(polls_pass *pass, const char *name, LLVMTypeRef overload);
+/* A call, at the builder, of the intrinsic name with one overloaded type or
+ * none (NULL). */
+LLVMValueRef build_intrinsic_call(polls_pass *pass, const char *name, LLVMTypeRef overload,
+                                  LLVMValueRef *args, unsigned count, const char *result_name);
 /* Copies the return and parameter attributes 0..argument_count (byval, sret,
  * zeroext, elementtype...) from a function or call to a function or call. */
 void copy_attributes(LLVMValueRef from, int from_is_call, LLVMValueRef to, int to_is_call,

@@ -81,16 +81,13 @@ static void build_wrapper_body(polls_pass *pass, LLVMValueRef wrapper, LLVMValue
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(context, wrapper, "entry");
     LLVMPositionBuilderAtEnd(pass->builder, entry);
     LLVMValueRef level = LLVMConstInt(i32, 0, 0);
-    LLVMValueRef return_address = LLVMBuildCall2(
-        pass->builder, intrinsic_function_type(pass, "llvm.returnaddress", NULL),
-        intrinsic_declaration(pass, "llvm.returnaddress", NULL), &level, 1, "ra");
-    LLVMValueRef frame_address = LLVMBuildCall2(
-        pass->builder, intrinsic_function_type(pass, "llvm.frameaddress", ptr),
-        intrinsic_declaration(pass, "llvm.frameaddress", ptr), &level, 1, "fp");
+    LLVMValueRef return_address =
+        build_intrinsic_call(pass, "llvm.returnaddress", NULL, &level, 1, "ra");
+    LLVMValueRef frame_address =
+        build_intrinsic_call(pass, "llvm.frameaddress", ptr, &level, 1, "fp");
     LLVMValueRef anchor[3] = {return_address, frame_address, NULL};
     if (pass_sp)
-        anchor[2] = LLVMBuildCall2(pass->builder, intrinsic_function_type(pass, "llvm.sponentry", ptr),
-                                   intrinsic_declaration(pass, "llvm.sponentry", ptr), NULL, 0, "sp");
+        anchor[2] = build_intrinsic_call(pass, "llvm.sponentry", ptr, NULL, 0, "sp");
     build_leaf_call(pass, to_unmanaged_type, to_unmanaged, anchor, anchor_count);
 
     unsigned count = LLVMCountParams(wrapper);
@@ -124,7 +121,7 @@ static LLVMValueRef create_wrapper(polls_pass *pass, LLVMValueRef callee, LLVMTy
                             LLVMCreateEnumAttribute(pass->context, noinline, 0));
     add_function_string_attribute(wrapper, "frame-pointer", "all");
     copy_attributes(attribute_source, source_is_call, wrapper, 0,
-                             LLVMCountParamTypes(wrapper_type));
+                    LLVMCountParamTypes(wrapper_type));
     function_add_flags(pass, wrapper, FUNCTION_WRAPPER);
     pass->wrappers_created++;
 
