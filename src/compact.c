@@ -815,9 +815,21 @@ static void forward_start_bits(unsigned worker, size_t first, size_t end, void *
 {
     (void)worker;
     (void)context;
-    for (size_t r = first; r < end; r++)
-        if (corral_heap.regions[r].live_granules)
-            for_each_object_start(r, set_forwarded_start_bit, NULL);
+    for (size_t r = first; r < end; r++) {
+        const heap_region *region = &corral_heap.regions[r];
+        if (!region->live_granules)
+            continue;
+        /* A region that stays in place and receives nothing: its words are
+         * its own, so copy them (a word per 64 granules) rather than forward
+         * each object. Most regions of a generational heap stay. */
+        if (!region->moves && !region->is_destination) {
+            size_t from = words_of_region(r);
+            memcpy(&corral_heap.scratch_bits[from], &corral_heap.start_bits[from],
+                   HEAP_WORDS_PER_REGION * sizeof(uint64_t));
+            continue;
+        }
+        for_each_object_start(r, set_forwarded_start_bit, NULL);
+    }
 }
 
 void compact_finish_from_stw(gc_cycle *cycle, compact_plan *plan)
