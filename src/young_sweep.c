@@ -63,7 +63,8 @@ typedef struct young_interval {
  * are reused. aging_spans and aging_bytes carry from one minor collection
  * to the next; a major collection empties them (heap_forget_ages_from_stw). */
 static VEC(young_interval) intervals;
-static VEC(sweep_piece) pieces;
+static VEC(sweep_piece) pieces;  /* count: this collection's pieces */
+static size_t pieces_made;       /* items [0, pieces_made) were made and own their gaps arrays */
 static VEC(heap_free_range) trimmed_gaps;
 static VEC(heap_free_range) swept;
 static VEC(heap_free_range) aging_spans; /* sorted, disjoint */
@@ -116,11 +117,12 @@ static void cut_pieces(bool keep_young)
             char *next = heap_region_start(heap_region_index(from) + 1);
             if (next > interval.end)
                 next = interval.end;
-            /* Pieces beyond the last collection's count are new; earlier
-             * ones keep their arrays for reuse. */
+            /* Every piece ever made keeps its gaps array for reuse, also
+             * beyond a smaller collection's count; only a new one starts
+             * empty (zeroing a made one would leak its array). */
             VEC_RESERVE(pieces, count + 1);
-            if (count == pieces.count)
-                pieces.items[pieces.count++] = (sweep_piece){0};
+            if (count == pieces_made)
+                pieces.items[pieces_made++] = (sweep_piece){0};
             sweep_piece *piece = &pieces.items[count++];
             piece->start = from;
             piece->end = next;

@@ -5,6 +5,7 @@
  * major collections keep the old generation old; the verifier names a store
  * that skipped the barrier. Each case runs in its own forked child. */
 #include <corral.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -228,6 +229,49 @@ static void threads_rewire_old_array(void *arg)
     corral_global_root_remove(&shared_array);
 }
 
+/* The sweep keeps its per-piece arrays from one minor collection to the
+ * next. Young memory that alternates between many regions and one must
+ * reuse them, not leak them: malloc's bytes in use (LeakSanitizer's check
+ * under ASan, whose allocator mallinfo2 does not see) stay flat. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#endif
+#ifdef UNDER_ASAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
+static void sweep_arrays_reused(void *arg)
+{
+    test_start(arg, true);
+    enum { WARM_UP = 20, ROUNDS = 400 };
+    size_t in_use_after_warm_up = 0;
+    for (int round = 0; round < WARM_UP + ROUNDS; round++) {
+        /* Odd rounds: 2 MiB of garbage, young memory over eight regions;
+         * even rounds: one leaf, one region. */
+        int leaves = round % 2 ? 65536 : 1;
+        for (int i = 0; i < leaves; i++)
+            leaf(i);
+        corral_collect_young();
+        if (round == WARM_UP - 1)
+            in_use_after_warm_up = mallinfo2().uordblks;
+    }
+#ifdef UNDER_ASAN
+    ok(__lsan_do_recoverable_leak_check() == 0, "no sweep array leaked (LeakSanitizer)");
+    (void)in_use_after_warm_up;
+#else
+    size_t in_use = mallinfo2().uordblks;
+    size_t growth = in_use > in_use_after_warm_up ? in_use - in_use_after_warm_up : 0;
+    ok(growth < 16384, "malloc'ed bytes flat over %d minor collections (grew %zu)", ROUNDS,
+       growth);
+#endif
+    ok(stats_now().minor_collections >= WARM_UP + ROUNDS, "every collection was minor");
+}
+
 /* Stores a young node into an old one without the barrier, then collects
  * young: the verifier must name the object, its type and the slot. */
 static void store_without_barrier(void *context)
@@ -252,7 +296,7 @@ static void stress_minor_needs_generational(void *context)
 
 int main(void)
 {
-    plan(10);
+    plan(11);
     tap_subtest("young garbage is reclaimed by minor collections", 60, young_garbage_reclaimed,
                 GENERATIONAL "CORRAL_GC_NURSERY=1M");
     tap_subtest("old-to-young stores survive minor collections", 60, old_to_young_kept,
@@ -268,6 +312,9 @@ int main(void)
                 GENERATIONAL "CORRAL_GC_PROMOTE_AFTER=1 CORRAL_GC_STRESS=poison");
     tap_subtest("4 mutators rewire an old array, 2 GC workers", 120, threads_rewire_old_array,
                 GENERATIONAL "CORRAL_GC_THREADS=2 CORRAL_GC_NURSERY=256K");
+
+    tap_subtest("sweep arrays reused as young memory shrinks and grows", 60, sweep_arrays_reused,
+                GENERATIONAL "CORRAL_GC_STRESS=poison");
 
     run_result missing = run_child(store_without_barrier, NULL, 60);
     ok(WIFSIGNALED(missing.status) &&
