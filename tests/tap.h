@@ -22,8 +22,10 @@
  * Seeds: tap_seed(argc, argv) returns the seed from argv[1] or TAP_SEED, else
  * one from the clock, and prints "# seed: N" so any failure can be replayed.
  *
- * Also: tap_now() (monotonic seconds), tap_sleep_ns(), and TAP_UNDER_TSAN
- * (1 in a ThreadSanitizer build, for tests that shrink their workloads).
+ * Also: tap_now() (monotonic seconds), tap_sleep_ns(), TAP_UNDER_TSAN (1 in
+ * a ThreadSanitizer build, for tests that shrink their workloads) and
+ * TAP_UNDER_ASAN (1 in an AddressSanitizer build, where a forked subtest
+ * also fails on a leak LeakSanitizer finds in it).
  */
 #ifndef CORRAL_TESTS_TAP_H
 #define CORRAL_TESTS_TAP_H
@@ -232,8 +234,34 @@ static TAP_UNUSED void tap_sleep_ns(uint64_t ns)
 #define TAP_UNDER_TSAN 0
 #endif
 
-/* Runs fn(arg) in a forked child with a timeout and reports one test.
- * Returns 1 when the subtest passed. */
+/* LeakSanitizer's check for a forked subtest, which leaves by _exit and so
+ * skips the check at exit that a whole ASan test binary gets. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TAP_UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(TAP_UNDER_ASAN)
+#define TAP_UNDER_ASAN 1
+#endif
+#ifndef TAP_UNDER_ASAN
+#define TAP_UNDER_ASAN 0
+#endif
+#if TAP_UNDER_ASAN
+#include <sanitizer/lsan_interface.h>
+static TAP_UNUSED int tap_leaks_found(void)
+{
+    return __lsan_do_recoverable_leak_check() != 0;
+}
+#else
+static TAP_UNUSED int tap_leaks_found(void)
+{
+    return 0;
+}
+#endif
+
+/* Runs fn(arg) in a forked child with a timeout and reports one test; under
+ * ASan a leak in the child fails it. Returns 1 when the subtest passed. */
 static TAP_UNUSED int tap_subtest(const char *name, double timeout_seconds,
                                   void (*fn)(void *arg), void *arg)
 {
@@ -250,6 +278,10 @@ static TAP_UNUSED int tap_subtest(const char *name, double timeout_seconds,
         tap_in_subtest = 1;
         tap_failures = 0;
         fn(arg);
+        if (tap_leaks_found()) {
+            printf("#   LeakSanitizer found leaks in subtest '%s' (report on stderr)\n", name);
+            tap_failures++;
+        }
         fflush(stdout);
         fflush(stderr);
         _exit(tap_failures == 0 ? 0 : 1);
