@@ -279,7 +279,8 @@ static TAP_UNUSED int tap_subtest(const char *name, double timeout_seconds,
         tap_failures = 0;
         fn(arg);
         if (tap_leaks_found()) {
-            printf("#   LeakSanitizer found leaks in subtest '%s' (report on stderr)\n", name);
+            tap_failure_diag("LeakSanitizer found leaks in subtest '%s' (its report is above)",
+                             name);
             tap_failures++;
         }
         fflush(stdout);
