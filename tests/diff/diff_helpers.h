@@ -1,6 +1,6 @@
 /* diff_helpers.h — the fixed part of every program gen.py writes: mixing,
  * garbage, array sums, the VLA frame and the deep recursion. Helpers for
- * known-bug shapes exist only when the program defines DIFF_WITH_<SHAPE>. */
+ * optional shapes exist only when the program defines DIFF_WITH_<SHAPE>. */
 #ifndef DIFF_HELPERS_H
 #define DIFF_HELPERS_H
 
@@ -143,6 +143,31 @@ static uint64_t diff_tail_a(uint64_t x, uint64_t y)
     if (x & 1)
         __attribute__((musttail)) return diff_tail_b(x >> 1, y + 1);
     return y ^ x;
+}
+#endif
+
+#ifdef DIFF_WITH_PAIR
+/* Two references passed and returned by value, in registers. */
+typedef struct diff_pair {
+    obj_ref a, b;
+} diff_pair;
+
+/* Allocates, then returns the pair swapped: both references are relocated in
+ * the callee and again in the caller. The optimiser may inline this one. */
+static diff_pair diff_pair_step_inline(diff_pair pair, uint64_t x)
+{
+    diff_garbage((int)(x % 7) + 1);
+    pair.a->v0 += x;
+    pair.b->v2 ^= x * 3;
+    return (diff_pair){pair.b, pair.a};
+}
+
+/* The same through a real call, holding the result across another. */
+static __attribute__((noinline)) diff_pair diff_pair_step(diff_pair pair, uint64_t x)
+{
+    diff_pair result = diff_pair_step_inline(pair, x);
+    diff_garbage(1);
+    return result;
 }
 #endif
 

@@ -2,9 +2,10 @@
  *
  * Under corralc (__CORRAL_MANAGED__) references are CORRAL_REF pointers to
  * collected objects, and diff_start() starts a thread that collects without
- * pause until diff_stop(). Under plain clang references are ordinary
- * pointers to calloc'ed memory and start/stop do nothing, so the two builds
- * must print the same thing. Objects and arrays have the same layout in both.
+ * pause until diff_stop(), and diff_thread_start() starts an attached
+ * mutator. Under plain clang references are ordinary pointers to calloc'ed
+ * memory, start/stop do nothing and threads are plain pthreads, so the two
+ * builds must print the same thing. Objects and arrays have the same layout in both.
  */
 #ifndef DIFF_SHIM_H
 #define DIFF_SHIM_H
@@ -16,9 +17,10 @@
 
 #define DIFF_UNUSED __attribute__((unused))
 
+#include <pthread.h>
+
 #if defined(__CORRAL_MANAGED__)
 #include <corral.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #define DIFF_REF CORRAL_REF
 typedef corral_header diff_header;
@@ -88,6 +90,15 @@ static DIFF_UNUSED void diff_stop(void)
     atomic_store_explicit(&diff_stop_flag, 1, memory_order_relaxed);
     pthread_join(diff_collector_thread, NULL);
 }
+
+/* Starts another mutator thread running managed code. */
+static DIFF_UNUSED void diff_thread_start(pthread_t *thread, void *(*start)(void *), void *arg)
+{
+    if (corral_thread_create(thread, start, arg) != 0) {
+        fprintf(stderr, "diff: corral_thread_create: %s\n", corral_last_error());
+        exit(3);
+    }
+}
 #else
 static DIFF_UNUSED void *diff_calloc(size_t size)
 {
@@ -109,6 +120,13 @@ static DIFF_UNUSED arr_ref diff_new_words(uint64_t n) { return diff_new_array(n,
 static DIFF_UNUSED arr_ref diff_new_refs(uint64_t n) { return diff_new_array(n, sizeof(obj_ref)); }
 static DIFF_UNUSED void diff_start(void) {}
 static DIFF_UNUSED void diff_stop(void) {}
+static DIFF_UNUSED void diff_thread_start(pthread_t *thread, void *(*start)(void *), void *arg)
+{
+    if (pthread_create(thread, NULL, start, arg) != 0) {
+        fprintf(stderr, "diff: pthread_create failed\n");
+        exit(3);
+    }
+}
 #endif
 
 #endif /* DIFF_SHIM_H */

@@ -8,19 +8,38 @@ builds with corralc (references collected and moved) and with plain clang
 (references are malloc'ed pointers); both builds must print the same lines.
 Output depends only on --seed and --with, never on addresses.
 
-Shapes that hit known open bugs are off unless named in --with:
+Optional shapes, each named in --with to be generated (scripts/difftest names
+every one but those its KNOWN_BUGS table lists for the level):
   many-args         calls with 7+ arguments (some on the stack)
   varargs-refs      references passed through a managed varargs call
   vla-overaligned   a VLA and an over-aligned local in one frame
   asm               inline assembly
-  musttail          musttail calls
+  musttail          musttail calls (the pass rejects them)
   indirect-varargs  a varargs function with a result called through a pointer
+                    (the pass rejects it)
+  pointer-loop      a loop that steps a derived pointer through an array,
+                    calling and allocating inside it
+  derived-select    a derived pointer chosen between two objects (select or
+                    phi of different bases) held across a call
+  indirect-call     generated functions called through a function pointer
+  ref-slot          a derived pointer to a reference field or element held
+                    across allocation, then stored through; a new object
+                    stored into an older one
+  pair              a struct of two references passed and returned by value
+  chain             a list built in a loop and walked with allocation inside
+  switch            references reassigned in the arms of a switch
+  threads           1-3 more mutator threads run the same calls meanwhile
+                    (each prints its total after the join)
+  computed-goto     a threaded-code interpreter loop (goto *label, as VMs
+                    dispatch) that allocates and calls between its labels
 """
 import argparse
 import random
 import sys
 
-SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "indirect-varargs"]
+SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "indirect-varargs",
+          "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
+          "threads", "computed-goto"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -35,6 +54,7 @@ class Generator:
         self.shapes = shapes
         self.functions = []
         self.out = []
+        self.labels = 0  # computed-goto blocks so far: their labels are numbered
 
     def emit(self, line, depth=1):
         self.out.append("    " * depth + line)
@@ -73,7 +93,7 @@ class Generator:
 
     def statement(self, env, index, depth):
         r = self.r
-        kind = r.randrange(12)
+        kind = r.randrange(20)
         target = r.choice(env["scalars"][-4:])
         if kind == 0:
             ref = r.choice(env["refs"])
@@ -120,12 +140,180 @@ class Generator:
             self.emit("%s = diff_asm_add(%s, %d);" % (target, self.expr(env, 1), r.randrange(100)), depth)
         elif kind == 10 and "musttail" in self.shapes:
             self.emit("%s += diff_tail_a(%s, %s);" % (target, self.expr(env, 1), self.expr(env, 1)), depth)
+        elif kind == 12 and "pointer-loop" in self.shapes and env["words"]:
+            self.pointer_loop(env, index, depth, target)
+        elif kind == 13 and "derived-select" in self.shapes:
+            self.derived_select(env, index, depth, target)
+        elif kind == 14 and "indirect-call" in self.shapes and index > 0:
+            callee = self.functions[r.randrange(index)]
+            signature = ", ".join([t for t, _ in callee.params] + ["obj_ref"] * callee.refs)
+            self.emit("{", depth)
+            self.emit("uint64_t (*volatile fp)(%s) = %s;" % (signature, callee.name), depth + 1)
+            self.emit("%s += fp(%s);" % (target, self.call_args(callee, env)), depth + 1)
+            self.emit("}", depth)
+        elif kind == 15 and "ref-slot" in self.shapes:
+            self.ref_slot(env, depth, target)
+        elif kind == 16 and "pair" in self.shapes:
+            a, b = r.choice(env["refs"]), r.choice(env["refs"])
+            step = r.choice(["diff_pair_step", "diff_pair_step_inline"])
+            self.emit("{", depth)
+            self.emit("diff_pair pair = %s((diff_pair){%s, %s}, %s);" % (step, a, b, self.expr(env, 1)), depth + 1)
+            self.emit("%s += pair.a->v0 ^ pair.b->v2;" % target, depth + 1)
+            self.emit("%s = pair.b;" % a, depth + 1)
+            self.emit("}", depth)
+        elif kind == 17 and "chain" in self.shapes:
+            self.chain(env, index, depth, target)
+        elif kind == 18 and "switch" in self.shapes:
+            x, y = r.choice(env["refs"]), r.choice(env["refs"])
+            self.emit("switch (%s %% 4) {" % self.expr(env, 1), depth)
+            self.emit("case 0: %s = %s; break;" % (x, y), depth)
+            self.emit("case 1: %s = diff_new_obj(); %s->v0 = %s; %s->r0 = %s; break;" % (
+                x, x, self.expr(env, 1), x, y), depth)
+            if index > 0:
+                self.emit("case 2: %s += %s; break;" % (target, self.call(env, index)), depth)
+            self.emit("default: %s ^= %s->v2; break;" % (target, x), depth)
+            self.emit("}", depth)
+        elif kind == 19 and "computed-goto" in self.shapes:
+            self.interpreter(env, index, depth, target)
         elif kind == 11 and depth < 3:
             self.emit("if ((%s & 3) != 1) {" % self.expr(env, 1), depth)
             self.statement(env, index, depth + 1)
             self.emit("}", depth)
         else:
             self.emit("%s ^= %s;" % (target, self.expr(env)), depth)
+
+    def call(self, env, index):
+        """A call of an earlier generated function."""
+        callee = self.functions[self.r.randrange(index)]
+        return "%s(%s)" % (callee.name, self.call_args(callee, env))
+
+    def safepoint(self, env, index):
+        """A statement that may collect: a call of an earlier function, or garbage."""
+        if index > 0 and self.r.randrange(2):
+            return "(void)%s;" % self.call(env, index)
+        return "diff_garbage(%d);" % self.r.randrange(1, 6)
+
+    def pointer_loop(self, env, index, depth, target):
+        """A derived pointer stepped through an array: a loop phi of derived pointers."""
+        r = self.r
+        name, length = r.choice(env["words"])
+        if r.randrange(2):
+            self.emit("for (uint64_t DIFF_REF *p = DIFF_WORDS(%s), *end = p + %d; p != end; p++) {" % (
+                name, length), depth)
+        else:
+            self.emit("for (uint64_t DIFF_REF *p = DIFF_WORDS(%s) + %d; p-- != DIFF_WORDS(%s);) {" % (
+                name, length, name), depth)
+        self.emit("if ((*p & 3) == %d)" % r.randrange(4), depth + 1)
+        if index > 0 and r.randrange(2):
+            self.emit("%s ^= %s;" % (target, self.call(env, index)), depth + 2)
+        else:
+            self.emit("diff_garbage(%d);" % r.randrange(1, 4), depth + 2)
+        self.emit("*p = *p * 5 + %s;" % target, depth + 1)
+        self.emit("}", depth)
+
+    def field_address(self, env):
+        """&(a word in an object or a word array), for a derived pointer."""
+        r = self.r
+        if env["words"] and r.randrange(3) == 0:
+            name, length = r.choice(env["words"])
+            return "&DIFF_WORDS(%s)[%d]" % (name, r.randrange(length))
+        return "&%s->v%d" % (r.choice(env["refs"]), r.randrange(3))
+
+    def derived_select(self, env, index, depth, target):
+        """A derived pointer whose base is one of two objects, live across a safepoint."""
+        r = self.r
+        self.emit("{", depth)
+        if r.randrange(2):
+            self.emit("uint64_t DIFF_REF *pick = (%s & 1) ? %s : %s;" % (
+                self.expr(env, 1), self.field_address(env), self.field_address(env)), depth + 1)
+        else:
+            self.emit("uint64_t DIFF_REF *pick = %s;" % self.field_address(env), depth + 1)
+            self.emit("if ((%s & 3) == 0)" % self.expr(env, 1), depth + 1)
+            self.emit("pick = %s;" % self.field_address(env), depth + 2)
+        self.emit(self.safepoint(env, index), depth + 1)
+        self.emit("*pick += %s;" % target, depth + 1)
+        self.emit("%s ^= *pick;" % target, depth + 1)
+        self.emit("}", depth)
+
+    def ref_slot(self, env, depth, target):
+        """Stores of references through derived pointers, and of new objects into older ones."""
+        r = self.r
+        a = r.choice(env["refs"])
+        choice = r.randrange(3)
+        self.emit("{", depth)
+        if choice == 0 and env["ref_arrays"]:
+            name, length = r.choice(env["ref_arrays"])
+            k = r.randrange(length)
+            self.emit("obj_ref DIFF_REF *slot = &DIFF_REFS(%s)[%d];" % (name, k), depth + 1)
+            self.emit("diff_garbage(%d);" % r.randrange(1, 6), depth + 1)
+            self.emit("*slot = diff_new_obj();", depth + 1)
+            self.emit("(*slot)->v1 = %s;" % self.expr(env, 1), depth + 1)
+            self.emit("diff_garbage(%d);" % r.randrange(1, 6), depth + 1)
+            self.emit("%s += (*slot)->v1 ^ DIFF_REFS(%s)[%d]->v0;" % (target, name, k), depth + 1)
+        elif choice == 1:
+            self.emit("obj_ref DIFF_REF *slot = &%s->r1;" % a, depth + 1)
+            self.emit("diff_garbage(%d);" % r.randrange(1, 6), depth + 1)
+            self.emit("*slot = %s;" % r.choice(env["refs"]), depth + 1)
+            self.emit("%s += %s->r1->v2 + (*slot == %s);" % (target, a, r.choice(env["refs"])), depth + 1)
+        else:
+            self.emit("%s->r1 = diff_new_obj();" % a, depth + 1)
+            self.emit("%s->r1->v0 = %s;" % (a, self.expr(env, 1)), depth + 1)
+            self.emit("diff_garbage(%d);" % r.randrange(1, 6), depth + 1)
+            self.emit("%s += %s->r1->v0;" % (target, a), depth + 1)
+        self.emit("}", depth)
+
+    def interpreter(self, env, index, depth, target):
+        """A threaded-code loop (goto *label): indirectbr cycles with references live around them."""
+        r = self.r
+        self.labels += 1
+        n = self.labels
+        code = [r.randrange(3) for _ in range(r.randrange(1, 24))] + [3]
+        self.emit("{", depth)
+        self.emit("static const void *const ops%d[] = {&&add%d, &&alloc%d, &&call%d, &&end%d};" % (n, n, n, n, n),
+                  depth + 1)
+        self.emit("static const uint8_t code%d[] = {%s};" % (n, ", ".join(map(str, code))), depth + 1)
+        self.emit("const uint8_t *pc%d = code%d;" % (n, n), depth + 1)
+        self.emit("obj_ref cur%d = %s;" % (n, r.choice(env["refs"])), depth + 1)
+        self.emit("uint64_t made%d = 0;" % n, depth + 1)
+        self.emit("goto *ops%d[*pc%d++];" % (n, n), depth + 1)
+        self.emit("add%d:" % n, depth)
+        self.emit("%s = %s * 31 + cur%d->v0;" % (target, target, n), depth + 1)
+        self.emit("goto *ops%d[*pc%d++];" % (n, n), depth + 1)
+        self.emit("alloc%d: {" % n, depth)
+        self.emit("obj_ref node = diff_new_obj();", depth + 1)
+        self.emit("node->v0 = %s + made%d++;" % (target, n), depth + 1)
+        self.emit("node->r0 = cur%d;" % n, depth + 1)
+        self.emit("cur%d = node;" % n, depth + 1)
+        self.emit("goto *ops%d[*pc%d++];" % (n, n), depth + 1)
+        self.emit("}", depth)
+        self.emit("call%d:" % n, depth)
+        self.emit(self.safepoint(env, index), depth + 1)
+        self.emit("goto *ops%d[*pc%d++];" % (n, n), depth + 1)
+        self.emit("end%d:" % n, depth)
+        # Only the nodes made here: older objects' r0 fields may form cycles.
+        self.emit("for (uint64_t k = 0; k < made%d; k++, cur%d = cur%d->r0)" % (n, n, n), depth + 1)
+        self.emit("%s = diff_mix(%s, cur%d->v0);" % (target, target, n), depth + 2)
+        self.emit("}", depth)
+
+    def chain(self, env, index, depth, target):
+        """A list built in a loop and walked with allocation in the walk: reference loop phis."""
+        r = self.r
+        self.emit("{", depth)
+        self.emit("obj_ref head = 0;", depth + 1)
+        self.emit("for (uint64_t i = 0; i < %d; i++) {" % r.randrange(1, 40), depth + 1)
+        self.emit("obj_ref node = diff_new_obj();", depth + 2)
+        self.emit("node->r0 = head;", depth + 2)
+        self.emit("node->v0 = %s + i * %d;" % (target, r.randrange(1, 1000)), depth + 2)
+        self.emit("if (i %% %d == 0)" % r.randrange(2, 9), depth + 2)
+        self.emit(self.safepoint(env, index), depth + 3)
+        self.emit("head = node;", depth + 2)
+        self.emit("}", depth + 1)
+        self.emit("for (obj_ref node = head; node; node = node->r0) {", depth + 1)
+        self.emit("%s = diff_mix(%s, node->v0);" % (target, target), depth + 2)
+        self.emit("if ((node->v0 & 3) == %d)" % r.randrange(4), depth + 2)
+        self.emit("diff_garbage(1);", depth + 3)
+        self.emit("}", depth + 1)
+        self.emit("}", depth)
 
     def function(self, index):
         r = self.r
@@ -175,6 +363,29 @@ class Generator:
         self.out.append("")
         self.functions.append(f)
 
+    def rounds(self):
+        """rounds(salt, print): calls the last functions a few times, printing each result when asked."""
+        r = self.r
+        self.out.append("static uint64_t rounds(uint64_t salt, int print)")
+        self.out.append("{")
+        self.emit("uint64_t total = 0;")
+        # Several rounds, so the collector thread gets to run during the calls.
+        self.emit("for (uint64_t round = 0; round < %d; round++) {" % r.randrange(2, 6))
+        for f in self.functions[-3:]:
+            env = {"scalars": ["round"], "refs": ["root"], "derived": [], "words": [], "ref_arrays": []}
+            self.emit("{", 2)
+            self.emit("obj_ref root = diff_new_obj();", 3)
+            self.emit("root->v1 = UINT64_C(%d) + round + salt * 977;" % r.randrange(1 << 30), 3)
+            self.emit("uint64_t v = %s(%s);" % (f.name, self.call_args(f, env)), 3)
+            self.emit("if (print)", 3)
+            self.emit('printf("%s = %%016llx\\n", (unsigned long long)v);' % f.name, 4)
+            self.emit("total = total * 1000003 + v;", 3)
+            self.emit("}", 2)
+        self.emit("}")
+        self.emit("return total;")
+        self.out.append("}")
+        self.out.append("")
+
     def program(self, seed):
         r = self.r
         self.out.append("/* generated: tests/diff/gen.py --seed %d --with=%s */" % (seed, ",".join(self.shapes)))
@@ -184,25 +395,33 @@ class Generator:
         self.out.append("")
         for i in range(r.randrange(4, 10)):
             self.function(i)
+        self.rounds()
+        threads = r.randrange(1, 4) if "threads" in self.shapes else 0
+        if threads:
+            self.out.append("static uint64_t thread_totals[%d];" % threads)
+            self.out.append("static void *mutator(void *index)")
+            self.out.append("{")
+            self.emit("uintptr_t t = (uintptr_t)index;")
+            self.emit("thread_totals[t] = rounds(t + 1, 0);")
+            self.emit("return 0;")
+            self.out.append("}")
+            self.out.append("")
         self.out.append("int main(void)")
         self.out.append("{")
         self.emit("diff_start();")
-        self.emit("uint64_t total = 0;")
-        # Several rounds, so the collector thread gets to run during the calls.
-        self.emit("for (uint64_t round = 0; round < %d; round++) {" % r.randrange(2, 6))
-        for f in self.functions[-3:]:
-            env = {"scalars": ["round"], "refs": ["root"], "derived": [], "words": [], "ref_arrays": []}
-            self.emit("{", 2)
-            self.emit("obj_ref root = diff_new_obj();", 3)
-            self.emit("root->v1 = UINT64_C(%d) + round;" % r.randrange(1 << 30), 3)
-            self.emit("uint64_t v = %s(%s);" % (f.name, self.call_args(f, env)), 3)
-            self.emit('printf("%s = %%016llx\\n", (unsigned long long)v);' % f.name, 3)
-            self.emit("total = total * 1000003 + v;", 3)
-            self.emit("}", 2)
-        self.emit("}")
+        if threads:
+            self.emit("pthread_t threads[%d];" % threads)
+            self.emit("for (uintptr_t t = 0; t < %d; t++)" % threads)
+            self.emit("diff_thread_start(&threads[t], mutator, (void *)t);", 2)
+        self.emit("uint64_t total = rounds(0, 1);")
         depth = r.randrange(200, 3000)
         self.emit("uint64_t deep = diff_recurse(%d, diff_new_obj(), UINT64_C(%d), 1, 2, 3);" % (depth, r.randrange(1 << 30)))
         self.emit('printf("recurse(%d) = %%016llx\\n", (unsigned long long)deep);' % depth)
+        if threads:
+            self.emit("for (int t = 0; t < %d; t++) {" % threads)
+            self.emit("pthread_join(threads[t], 0);", 2)
+            self.emit('printf("thread %d = %016llx\\n", t, (unsigned long long)thread_totals[t]);', 2)
+            self.emit("}")
         self.emit("diff_stop();")
         self.emit('printf("checksum = %016llx\\n", (unsigned long long)(total ^ deep));')
         self.emit("return 0;")
