@@ -177,6 +177,10 @@ int call_is_long_intrinsic(LLVMValueRef call);
 void mark_leaf_calls(polls_pass *pass);
 
 /* ---- varargs.c */
+/* A call through a declaration without a prototype (a varargs call type)
+ * of a function that is not varargs calls it by its own type; one whose
+ * arguments do not match is rejected. */
+void call_unprototyped_functions_by_their_type(polls_pass *pass);
 /* Managed varargs functions returning a value return it through memory,
  * since a statepoint cannot wrap such a call. */
 void return_varargs_results_through_memory(polls_pass *pass);

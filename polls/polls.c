@@ -250,6 +250,7 @@ static void run_steps(polls_pass *pass)
     if (pass->error_count)
         return;
     turn_shadow_stack_fences_into_polls(pass);
+    call_unprototyped_functions_by_their_type(pass);
     return_varargs_results_through_memory(pass);
     if (pass->error_count)
         return;

@@ -1,4 +1,16 @@
-/* varargs.c — managed varargs functions that return a value.
+/* varargs.c — varargs call types a statepoint cannot wrap.
+ *
+ * 1. Calls through a declaration without a prototype. `int f();` in one
+ *    file and `int f(int a) {...}` in another (or a call with arguments of
+ *    a function defined `f()`) make `call i32 (i32, ...) @f(i32 1)` of a
+ *    function whose type is `i32 (i32)`: a varargs call with a result,
+ *    which a statepoint cannot wrap. Such a call becomes a call of the
+ *    function's own type, with the arguments it declares (extra ones, which
+ *    the callee never reads, are dropped: what the machine does with them).
+ *    A call whose arguments do not match the definition's parameters is
+ *    undefined behaviour in C, and rejected by name.
+ *
+ * 2. Managed varargs functions that return a value.
  *
  * A statepoint cannot wrap a call of a varargs function with a result
  * (LLVM 19: "gc.statepoint doesn't support wrapping non-void vararg
@@ -152,6 +164,95 @@ static void rewrite_calls(polls_pass *pass, LLVMValueRef from, LLVMValueRef to)
         LLVMValueRef value = LLVMBuildLoad2(pass->builder, result_type, slot, "");
         LLVMReplaceAllUsesWith(call, value);
         LLVMInstructionEraseFromParent(call);
+    }
+}
+
+/* The call's arguments start with the callee's parameters, type for type,
+ * and it expects the callee's result. */
+static int matches_parameters(LLVMValueRef call, LLVMTypeRef callee_type)
+{
+    LLVMTypeRef call_type = LLVMGetCalledFunctionType(call);
+    unsigned count = LLVMCountParamTypes(callee_type);
+    if (LLVMGetReturnType(call_type) != LLVMGetReturnType(callee_type) ||
+        LLVMGetNumArgOperands(call) < count)
+        return 0;
+    LLVMTypeRef *params = xcalloc(count + 1, sizeof *params);
+    LLVMGetParamTypes(callee_type, params);
+    int matches = 1;
+    for (unsigned i = 0; i < count && matches; i++)
+        matches = LLVMTypeOf(LLVMGetOperand(call, i)) == params[i];
+    free(params);
+    return matches;
+}
+
+static char *function_type_text(LLVMTypeRef type)
+{
+    char *llvm_text = LLVMPrintTypeToString(type);
+    char *text = xstrdup(llvm_text);
+    LLVMDisposeMessage(llvm_text);
+    return text;
+}
+
+/* call (or invoke) of callee through a varargs type: rebuilt with the
+ * callee's type and the arguments it declares. */
+static void call_with_callee_type(polls_pass *pass, LLVMValueRef call, LLVMValueRef callee)
+{
+    LLVMTypeRef callee_type = LLVMGlobalGetValueType(callee);
+    unsigned count = LLVMCountParamTypes(callee_type);
+    LLVMValueRef *args = xcalloc(count + 1, sizeof *args);
+    for (unsigned i = 0; i < count; i++)
+        args[i] = LLVMGetOperand(call, i);
+    LLVMPositionBuilderBefore(pass->builder, call);
+    LLVMValueRef direct =
+        LLVMIsAInvokeInst(call)
+            ? LLVMBuildInvoke2(pass->builder, callee_type, callee, args, count,
+                               LLVMGetNormalDest(call), LLVMGetUnwindDest(call), "")
+            : LLVMBuildCall2(pass->builder, callee_type, callee, args, count, "");
+    free(args);
+    copy_attributes(call, 1, direct, 1, count);
+    copy_attributes_at_index(call, 1, direct, 1, LLVMAttributeFunctionIndex);
+    LLVMSetInstructionCallConv(direct, LLVMGetInstructionCallConv(call));
+    if (LLVMIsACallInst(call))
+        LLVMSetTailCallKind(direct, LLVMGetTailCallKind(call));
+    LLVMInstructionSetDebugLoc(direct, LLVMInstructionGetDebugLoc(call));
+    replace_instruction(call, direct);
+}
+
+void call_unprototyped_functions_by_their_type(polls_pass *pass)
+{
+    for (size_t f = 0; f < pass->managed_functions.count; f++) {
+        LLVMValueRef function = pass->managed_functions.items[f];
+        for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+             block = LLVMGetNextBasicBlock(block)) {
+            LLVMValueRef inst = LLVMGetFirstInstruction(block);
+            while (inst) {
+                LLVMValueRef next = LLVMGetNextInstruction(inst);
+                LLVMValueRef callee = LLVMIsACallInst(inst) || LLVMIsAInvokeInst(inst)
+                                          ? LLVMGetCalledValue(inst)
+                                          : NULL;
+                LLVMTypeRef call_type = callee ? LLVMGetCalledFunctionType(inst) : NULL;
+                /* A direct call (not through an alias: its type is the alias's) of
+                 * a function that is not varargs, through a varargs type. */
+                if (callee && LLVMIsAFunction(callee) && LLVMIsFunctionVarArg(call_type) &&
+                    !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))) {
+                    LLVMTypeRef callee_type = LLVMGlobalGetValueType(callee);
+                    if (matches_parameters(inst, callee_type)) {
+                        call_with_callee_type(pass, inst, callee);
+                    } else {
+                        char *called_as = function_type_text(call_type);
+                        char *defined_as = function_type_text(callee_type);
+                        pass_error(pass, function, inst,
+                                   "call of '%s' through a declaration without a prototype, "
+                                   "as '%s', does not match its type '%s' (undefined "
+                                   "behaviour in C); declare '%s' with its prototype",
+                                   value_name(callee), called_as, defined_as, value_name(callee));
+                        free(called_as);
+                        free(defined_as);
+                    }
+                }
+                inst = next;
+            }
+        }
     }
 }
 
