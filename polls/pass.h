@@ -184,6 +184,10 @@ void call_unprototyped_functions_by_their_type(polls_pass *pass);
 /* Managed varargs functions returning a value return it through memory,
  * since a statepoint cannot wrap such a call. */
 void return_varargs_results_through_memory(polls_pass *pass);
+/* x86-64: a managed varargs call passing a floating-point or vector value
+ * through "..." enters its callee through a stub that sets %al, which a
+ * statepoint leaves unset; such an indirect call is rejected. */
+void count_vector_registers_of_varargs_calls(polls_pass *pass);
 
 /* ---- call_pins.c */
 /* Pins references passed through "..." of managed and indirect calls for

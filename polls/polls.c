@@ -295,6 +295,7 @@ static void run_steps(polls_pass *pass)
     inline_polls(pass);
     mark_gcroot_statepoints(pass);
     disable_library_call_recognition(pass);
+    count_vector_registers_of_varargs_calls(pass);
     if (pass->error_count || run_pipeline(pass, "rewrite-statepoints-for-gc") != 0)
         return;
     remove_unused_declaration(pass, "__tmp_use"); /* RS4GC's scratch declaration */

@@ -10,6 +10,13 @@
  *    A call whose arguments do not match the definition's parameters is
  *    undefined behaviour in C, and rejected by name.
  *
+ * 3. The vector-register count of varargs calls (x86-64, at the end). The
+ *    SysV caller of a varargs function passes in %al an upper bound of the
+ *    vector registers holding its arguments, and the callee's prologue saves
+ *    xmm0-7 for va_arg only when %al is not 0. LLVM 19 lowers a statepoint
+ *    as a call that is not varargs, so %al holds whatever was there, and a
+ *    double passed through "..." read back as garbage when that was 0.
+ *
  * 2. Managed varargs functions that return a value.
  *
  * A statepoint cannot wrap a call of a varargs function with a result
@@ -26,6 +33,7 @@
  * rejected with advice.
  */
 #include "pass.h"
+#include "target.h"
 
 #include <llvm-c/DebugInfo.h>
 
@@ -273,5 +281,102 @@ void return_varargs_results_through_memory(polls_pass *pass)
         free(name);
         function_add_flags(pass, replacement, flags);
         pass->managed_functions.items[i] = replacement;
+    }
+}
+
+/* ---- 3. %al of varargs calls on x86-64 */
+
+static int holds_vector_class(LLVMTypeRef type)
+{
+    switch (LLVMGetTypeKind(type)) {
+    case LLVMHalfTypeKind:
+    case LLVMBFloatTypeKind:
+    case LLVMFloatTypeKind:
+    case LLVMDoubleTypeKind:
+    case LLVMFP128TypeKind:
+    case LLVMVectorTypeKind:
+        return 1;
+    case LLVMStructTypeKind:
+        for (unsigned i = 0; i < LLVMCountStructElementTypes(type); i++)
+            if (holds_vector_class(LLVMStructGetTypeAtIndex(type, i)))
+                return 1;
+        return 0;
+    case LLVMArrayTypeKind:
+        return holds_vector_class(LLVMGetElementType(type));
+    default: /* x86_fp80 (long double) is passed in memory */
+        return 0;
+    }
+}
+
+/* A varargs call passing a floating-point or vector value through "...". */
+static int passes_vector_varargs(LLVMValueRef call)
+{
+    LLVMTypeRef type = LLVMGetCalledFunctionType(call);
+    if (!LLVMIsFunctionVarArg(type))
+        return 0;
+    for (unsigned i = LLVMCountParamTypes(type); i < LLVMGetNumArgOperands(call); i++)
+        if (holds_vector_class(LLVMTypeOf(LLVMGetOperand(call, i))))
+            return 1;
+    return 0;
+}
+
+/* corral.varargs_entry.F: frameless, sets %al to 8 (any upper bound is
+ * allowed) and jumps to F, which returns straight to the statepoint. */
+static LLVMValueRef vector_count_entry(polls_pass *pass, LLVMValueRef callee)
+{
+    char *name = xasprintf("corral.varargs_entry.%s", value_name(callee));
+    LLVMValueRef entry = LLVMGetNamedFunction(pass->module, name);
+    if (!entry) {
+        entry = LLVMAddFunction(pass->module, name, LLVMGlobalGetValueType(callee));
+        LLVMSetLinkage(entry, LLVMInternalLinkage);
+        static const char *const attributes[] = {"naked", "noinline", "nounwind"};
+        for (size_t i = 0; i < sizeof attributes / sizeof attributes[0]; i++) {
+            unsigned kind = LLVMGetEnumAttributeKindForName(attributes[i], strlen(attributes[i]));
+            LLVMAddAttributeAtIndex(entry, LLVMAttributeFunctionIndex,
+                                    LLVMCreateEnumAttribute(pass->context, kind, 0));
+        }
+        LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+        LLVMTypeRef asm_type = LLVMFunctionType(LLVMVoidTypeInContext(pass->context), &ptr, 1, 0);
+        static const char text[] = "movb $$8, %al\n\tjmp ${0:P}";
+        static const char constraints[] = "s";
+        LLVMValueRef jump = LLVMGetInlineAsm(asm_type, text, sizeof text - 1, constraints,
+                                             sizeof constraints - 1, 1, 0,
+                                             LLVMInlineAsmDialectATT, 0);
+        LLVMPositionBuilderAtEnd(pass->builder, LLVMAppendBasicBlockInContext(
+                                                    pass->context, entry, "entry"));
+        LLVMValueRef target = callee;
+        LLVMBuildCall2(pass->builder, asm_type, jump, &target, 1, "");
+        LLVMBuildUnreachable(pass->builder);
+        function_add_flags(pass, entry, FUNCTION_EXTERNAL_MANAGED);
+    }
+    free(name);
+    return entry;
+}
+
+void count_vector_registers_of_varargs_calls(polls_pass *pass)
+{
+    if (target_of_module(pass->module) != TARGET_X86_64)
+        return; /* AArch64's callee saves every argument register */
+    for (size_t f = 0; f < pass->managed_functions.count; f++) {
+        LLVMValueRef function = pass->managed_functions.items[f];
+        for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+             block = LLVMGetNextBasicBlock(block))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+                 inst = LLVMGetNextInstruction(inst)) {
+                if (!is_call_site(inst) || classify_call(pass, inst) != CALL_MANAGED ||
+                    !passes_vector_varargs(inst))
+                    continue;
+                LLVMValueRef callee = called_function(inst);
+                if (!callee) {
+                    pass_error(pass, function, inst,
+                               "indirect call of a varargs function with a floating-point or "
+                               "vector argument in '...': a statepoint does not pass the "
+                               "vector-register count (%%al) such a callee reads on x86-64; "
+                               "call the function directly");
+                    continue;
+                }
+                LLVMSetOperand(inst, (unsigned)LLVMGetNumOperands(inst) - 1,
+                               vector_count_entry(pass, callee));
+            }
     }
 }

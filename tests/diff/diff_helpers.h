@@ -146,6 +146,23 @@ static uint64_t diff_tail_a(uint64_t x, uint64_t y)
 }
 #endif
 
+#ifdef DIFF_WITH_VARARGS_DOUBLES
+/* Doubles through a managed varargs call: on x86-64 the callee reads them
+ * only when the caller's %al says vector registers were used. The values
+ * are small integers, so the sum is exact in both builds. */
+static __attribute__((noinline)) uint64_t diff_vdoubles(int count, ...)
+{
+    va_list ap;
+    va_start(ap, count);
+    diff_garbage(2);
+    double sum = 0;
+    for (int i = 0; i < count; i++)
+        sum = sum * 3 + va_arg(ap, double);
+    va_end(ap);
+    return (uint64_t)sum;
+}
+#endif
+
 #ifdef DIFF_WITH_PAIR
 /* Two references passed and returned by value, in registers. */
 typedef struct diff_pair {

@@ -32,6 +32,8 @@ every one but those its KNOWN_BUGS table lists for the level):
                     (each prints its total after the join)
   computed-goto     a threaded-code interpreter loop (goto *label, as VMs
                     dispatch) that allocates and calls between its labels
+  varargs-doubles   doubles (up to 9, past the 8 vector registers) through
+                    a managed varargs call
 """
 import argparse
 import random
@@ -39,7 +41,7 @@ import sys
 
 SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "indirect-varargs",
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
-          "threads", "computed-goto"]
+          "threads", "computed-goto", "varargs-doubles"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -132,6 +134,9 @@ class Generator:
             if "varargs-refs" in self.shapes:
                 refs = [r.choice(env["refs"]) for _ in range(r.randrange(1, 4))]
                 self.emit("%s += diff_vrefs(%d, %s);" % (target, len(refs), ", ".join(refs)), depth)
+            if "varargs-doubles" in self.shapes:
+                values = ["(double)(%s & 0xffff)" % self.expr(env, 1) for _ in range(r.randrange(1, 10))]
+                self.emit("%s += diff_vdoubles(%d, %s);" % (target, len(values), ", ".join(values)), depth)
             if "indirect-varargs" in self.shapes:
                 self.emit("%s += diff_format_indirect(%s);" % (target, self.expr(env, 1)), depth)
         elif kind == 9:
