@@ -150,9 +150,11 @@ static int call_returns_twice(LLVMValueRef call)
 {
     unsigned kind = LLVMGetEnumAttributeKindForName("returns_twice", strlen("returns_twice"));
     LLVMValueRef callee = called_function(call);
+    /* __builtin_setjmp's intrinsic carries no returns_twice attribute. */
     return LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind) ||
            (callee && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind)) ||
-           (callee && is_returns_twice_name(value_name(callee)));
+           (callee && is_returns_twice_name(value_name(callee))) ||
+           (callee && strcmp(value_name(callee), "llvm.eh.sjlj.setjmp") == 0);
 }
 
 /* Calls that become statepoints: shapes a statepoint cannot take. */
@@ -188,7 +190,8 @@ static void check_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef cal
     LLVMValueRef callee = called_function(call);
     if (call_returns_twice(call)) {
         pass_error(pass, function, call,
-                   "call to '%s' returns twice (setjmp, vfork): a statepoint cannot be "
+                   "call to '%s' returns twice (setjmp, __builtin_setjmp, vfork): a "
+                   "statepoint cannot be "
                    "resumed a second time; not supported in managed code",
                    callee ? value_name(callee) : "(indirect)");
         return;

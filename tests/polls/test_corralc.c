@@ -165,6 +165,9 @@ static void test_returns_twice_rejected(void)
          "sigjmp_buf env; if (sigsetjmp(env, 1) == 0) siglongjmp(env, 1);"},
         {"vfork", "unistd.h", "if (vfork() == 0) _exit(0);"},
         {"getcontext", "ucontext.h", "ucontext_t context; getcontext(&context);"},
+        /* __builtin_setjmp: an intrinsic without the returns_twice attribute. */
+        {"llvm.eh.sjlj.setjmp", "stdint.h",
+         "static void *env[5]; if (__builtin_setjmp(env) == 0) __builtin_longjmp(env, 1);"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[512], args[64], expected[128];
