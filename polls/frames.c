@@ -219,12 +219,7 @@ static void add_frame_cfa_operands(polls_pass *pass, LLVMValueRef statepoint, LL
                                                 LLVMGetUnwindDest(statepoint), bundles, kept, "")
             : LLVMBuildCallWithOperandBundles(pass->builder, type, callee, arguments,
                                               argument_count, bundles, kept, "");
-    copy_attributes(statepoint, 1, rebuilt, 1, argument_count);
-    copy_attributes_at_index(statepoint, 1, rebuilt, 1, LLVMAttributeFunctionIndex);
-    LLVMSetInstructionCallConv(rebuilt, LLVMGetInstructionCallConv(statepoint));
-    if (LLVMIsACallInst(statepoint))
-        LLVMSetTailCallKind(rebuilt, LLVMGetTailCallKind(statepoint));
-    LLVMInstructionSetDebugLoc(rebuilt, LLVMInstructionGetDebugLoc(statepoint));
+    copy_call_properties(statepoint, rebuilt, argument_count);
     LLVMReplaceAllUsesWith(statepoint, rebuilt);
     LLVMInstructionEraseFromParent(statepoint);
     for (unsigned b = 0; b < kept; b++)

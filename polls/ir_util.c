@@ -324,6 +324,16 @@ void copy_attributes(LLVMValueRef from, int from_is_call, LLVMValueRef to, int t
         copy_attributes_at_index(from, from_is_call, to, to_is_call, index);
 }
 
+void copy_call_properties(LLVMValueRef from, LLVMValueRef to, unsigned argument_count)
+{
+    copy_attributes(from, 1, to, 1, argument_count);
+    copy_attributes_at_index(from, 1, to, 1, LLVMAttributeFunctionIndex);
+    LLVMSetInstructionCallConv(to, LLVMGetInstructionCallConv(from));
+    if (LLVMIsACallInst(from))
+        LLVMSetTailCallKind(to, LLVMGetTailCallKind(from));
+    LLVMInstructionSetDebugLoc(to, LLVMInstructionGetDebugLoc(from));
+}
+
 void replace_instruction(LLVMValueRef old, LLVMValueRef replacement)
 {
     char *name = xstrdup(value_name(old));

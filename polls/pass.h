@@ -136,6 +136,9 @@ LLVMValueRef build_intrinsic_call(polls_pass *pass, const char *name, LLVMTypeRe
  * zeroext, elementtype...) from a function or call to a function or call. */
 void copy_attributes(LLVMValueRef from, int from_is_call, LLVMValueRef to, int to_is_call,
                      unsigned argument_count);
+/* A call or invoke rebuilt from another takes its parameter, return and
+ * function attributes, calling convention, tail-call kind and location. */
+void copy_call_properties(LLVMValueRef from, LLVMValueRef to, unsigned argument_count);
 /* The same for one index (LLVMAttributeFunctionIndex included). */
 void copy_attributes_at_index(LLVMValueRef from, int from_is_call, LLVMValueRef to,
                               int to_is_call, LLVMAttributeIndex index);

@@ -217,12 +217,7 @@ static void call_with_callee_type(polls_pass *pass, LLVMValueRef call, LLVMValue
                                LLVMGetNormalDest(call), LLVMGetUnwindDest(call), "")
             : LLVMBuildCall2(pass->builder, callee_type, callee, args, count, "");
     free(args);
-    copy_attributes(call, 1, direct, 1, count);
-    copy_attributes_at_index(call, 1, direct, 1, LLVMAttributeFunctionIndex);
-    LLVMSetInstructionCallConv(direct, LLVMGetInstructionCallConv(call));
-    if (LLVMIsACallInst(call))
-        LLVMSetTailCallKind(direct, LLVMGetTailCallKind(call));
-    LLVMInstructionSetDebugLoc(direct, LLVMInstructionGetDebugLoc(call));
+    copy_call_properties(call, direct, count);
     replace_instruction(call, direct);
 }
 

@@ -24,6 +24,18 @@ static command_result corralc(const char *args)
                     CORRALC, FAKE_RUNTIME, POLLS_TEST_DIR, args);
 }
 
+/* One ok(): corralc ARGS exits with status and prints expected; prints
+ * what it said when not. */
+static void check_corralc(const char *args, int status, const char *expected,
+                          const char *description)
+{
+    command_result result = corralc(args);
+    ok(result.status == status && strstr(result.output, expected), "%s", description);
+    if (result.status != status || !strstr(result.output, expected))
+        diag("%s", result.output);
+    command_result_free(&result);
+}
+
 static const char main_source[] =
     "#include <corral.h>\n"
     "#include <stdio.h>\n"
@@ -241,26 +253,18 @@ static void test_unprototyped_calls(void)
     write_source("bad_caller.c", "long scale();\n"
                                  "int main(void) { return (int)scale(2.5, 2L); }\n");
     for (int level = 0; level <= 3; level++) {
-        char args[96];
+        char args[96], description[96];
         snprintf(args, sizeof args, "-O%d caller.c callee.c -o unprototyped && ./unprototyped", level);
-        command_result result = corralc(args);
-        ok(result.status == 0 && strstr(result.output, "total 44"),
-           "-O%d: calls through declarations without a prototype run", level);
-        if (result.status != 0)
-            diag("%s", result.output);
-        command_result_free(&result);
+        snprintf(description, sizeof description,
+                 "-O%d: calls through declarations without a prototype run", level);
+        check_corralc(args, 0, "total 44", description);
     }
     /* At -O1 and above the optimiser rewrites such a call itself (it passes
      * the double's bits as an integer) before the pass sees it. */
-    command_result result = corralc("-O0 bad_caller.c callee.c -o bad");
-    ok(result.status == 1 &&
-           strstr(result.output, "main: call of 'scale' through a declaration without a "
-                                 "prototype, as 'i64 (double, i64, ...)', does not match "
-                                 "its type 'i64 (i64, i64)'"),
-       "-O0: one whose arguments do not match the definition is rejected by name");
-    if (result.status != 1)
-        diag("%s", result.output);
-    command_result_free(&result);
+    check_corralc("-O0 bad_caller.c callee.c -o bad", 1,
+                  "main: call of 'scale' through a declaration without a prototype, as "
+                  "'i64 (double, i64, ...)', does not match its type 'i64 (i64, i64)'",
+                  "-O0: one whose arguments do not match the definition is rejected by name");
 }
 
 /* Doubles through "..." of a managed varargs call reach the callee: on
@@ -289,22 +293,18 @@ static void test_varargs_doubles(void)
                                 "void vsum(double *out, int n, ...) { *out = n; }\n"
                                 "int main(void) { double s; pointer(&s, 1, 2.0); return s != 1; }\n");
     for (int level = 0; level <= 3; level++) {
-        char args[64];
+        char args[64], description[96];
         snprintf(args, sizeof args, "-O%d vdoubles.c -o vdoubles && ./vdoubles", level);
-        command_result result = corralc(args);
-        ok(result.status == 0 && strstr(result.output, "sum 1004.5"),
-           "-O%d: doubles through a managed varargs call reach the callee", level);
-        if (result.status != 0)
-            diag("%s", result.output);
-        command_result_free(&result);
+        snprintf(description, sizeof description,
+                 "-O%d: doubles through a managed varargs call reach the callee", level);
+        check_corralc(args, 0, "sum 1004.5", description);
         snprintf(args, sizeof args, "-O%d vindirect.c -o vindirect", level);
-        result = corralc(args);
-        ok(result.status == 1 && strstr(result.output, "main: indirect call of a varargs function "
-                                                       "with a floating-point or vector argument"),
-           "-O%d: an indirect varargs call passing a double is rejected by name", level);
-        if (result.status != 1)
-            diag("%s", result.output);
-        command_result_free(&result);
+        snprintf(description, sizeof description,
+                 "-O%d: an indirect varargs call passing a double is rejected by name", level);
+        check_corralc(args, 1,
+                      "main: indirect call of a varargs function with a floating-point or "
+                      "vector argument",
+                      description);
     }
 }
 
