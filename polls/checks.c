@@ -140,7 +140,9 @@ static void check_return(polls_pass *pass, LLVMValueRef function, LLVMValueRef r
 static int is_returns_twice_name(const char *name)
 {
     static const char *const names[] = {"setjmp", "sigsetjmp", "savectx", "qsetjmp",
-                                        "vfork", "getcontext"};
+                                        "vfork", "getcontext",
+                                        /* __builtin_setjmp: no returns_twice attribute */
+                                        "llvm.eh.sjlj.setjmp"};
     for (int i = 0; i < 2 && *name == '_'; i++)
         name++;
     return string_in(name, names, sizeof names / sizeof names[0]);
@@ -150,11 +152,9 @@ static int call_returns_twice(LLVMValueRef call)
 {
     unsigned kind = LLVMGetEnumAttributeKindForName("returns_twice", strlen("returns_twice"));
     LLVMValueRef callee = called_function(call);
-    /* __builtin_setjmp's intrinsic carries no returns_twice attribute. */
     return LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind) ||
            (callee && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind)) ||
-           (callee && is_returns_twice_name(value_name(callee))) ||
-           (callee && strcmp(value_name(callee), "llvm.eh.sjlj.setjmp") == 0);
+           (callee && is_returns_twice_name(value_name(callee)));
 }
 
 /* Calls that become statepoints: shapes a statepoint cannot take. */
@@ -191,8 +191,8 @@ static void check_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef cal
     if (call_returns_twice(call)) {
         pass_error(pass, function, call,
                    "call to '%s' returns twice (setjmp, __builtin_setjmp, vfork): a "
-                   "statepoint cannot be "
-                   "resumed a second time; not supported in managed code",
+                   "statepoint cannot be resumed a second time; not supported in managed "
+                   "code",
                    callee ? value_name(callee) : "(indirect)");
         return;
     }

@@ -183,14 +183,14 @@ void mark_leaf_calls(polls_pass *pass);
 /* A call through a declaration without a prototype (a varargs call type)
  * of a function that is not varargs calls it by its own type; one whose
  * arguments do not match is rejected. */
-void call_unprototyped_functions_by_their_type(polls_pass *pass);
+void call_unprototyped_functions_by_their_type(polls_pass *pass, LLVMValueRef function);
 /* Managed varargs functions returning a value return it through memory,
  * since a statepoint cannot wrap such a call. */
 void return_varargs_results_through_memory(polls_pass *pass);
 /* x86-64: a managed varargs call passing a floating-point or vector value
  * through "..." enters its callee through a stub that sets %al, which a
  * statepoint leaves unset; such an indirect call is rejected. */
-void count_vector_registers_of_varargs_calls(polls_pass *pass);
+void count_vector_registers_of_varargs_calls(polls_pass *pass, LLVMValueRef function);
 
 /* ---- call_pins.c */
 /* Pins references passed through "..." of managed and indirect calls for

@@ -250,7 +250,8 @@ static void run_steps(polls_pass *pass)
     if (pass->error_count)
         return;
     turn_shadow_stack_fences_into_polls(pass);
-    call_unprototyped_functions_by_their_type(pass);
+    FOR_EACH_MANAGED(pass, function)
+        call_unprototyped_functions_by_their_type(pass, function);
     return_varargs_results_through_memory(pass);
     if (pass->error_count)
         return;
@@ -295,7 +296,8 @@ static void run_steps(polls_pass *pass)
     inline_polls(pass);
     mark_gcroot_statepoints(pass);
     disable_library_call_recognition(pass);
-    count_vector_registers_of_varargs_calls(pass);
+    FOR_EACH_MANAGED(pass, function)
+        count_vector_registers_of_varargs_calls(pass, function);
     if (pass->error_count || run_pipeline(pass, "rewrite-statepoints-for-gc") != 0)
         return;
     remove_unused_declaration(pass, "__tmp_use"); /* RS4GC's scratch declaration */

@@ -10,13 +10,6 @@
  *    A call whose arguments do not match the definition's parameters is
  *    undefined behaviour in C, and rejected by name.
  *
- * 3. The vector-register count of varargs calls (x86-64, at the end). The
- *    SysV caller of a varargs function passes in %al an upper bound of the
- *    vector registers holding its arguments, and the callee's prologue saves
- *    xmm0-7 for va_arg only when %al is not 0. LLVM 19 lowers a statepoint
- *    as a call that is not varargs, so %al holds whatever was there, and a
- *    double passed through "..." read back as garbage when that was 0.
- *
  * 2. Managed varargs functions that return a value.
  *
  * A statepoint cannot wrap a call of a varargs function with a result
@@ -31,6 +24,13 @@
  * The slot is a stack temporary of the result type, which must not hold a
  * reference (the collector does not see stack memory). Anything else is
  * rejected with advice.
+ *
+ * 3. The vector-register count of varargs calls (x86-64, at the end). The
+ *    SysV caller of a varargs function passes in %al an upper bound of the
+ *    vector registers holding its arguments, and the callee's prologue saves
+ *    xmm0-7 for va_arg only when %al is not 0. LLVM 19 lowers a statepoint
+ *    as a call that is not varargs, so %al holds whatever was there, and a
+ *    double passed through "..." read back as garbage when that was 0.
  */
 #include "pass.h"
 #include "target.h"
@@ -221,40 +221,42 @@ static void call_with_callee_type(polls_pass *pass, LLVMValueRef call, LLVMValue
     replace_instruction(call, direct);
 }
 
-void call_unprototyped_functions_by_their_type(polls_pass *pass)
+/* A direct call (not through an alias: its type is the alias's) of a
+ * function that is not varargs, through a varargs type: called by the
+ * function's own type, or rejected when its arguments do not match. */
+static void call_by_callee_type(polls_pass *pass, LLVMValueRef function, LLVMValueRef call)
 {
-    for (size_t f = 0; f < pass->managed_functions.count; f++) {
-        LLVMValueRef function = pass->managed_functions.items[f];
-        for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-             block = LLVMGetNextBasicBlock(block)) {
-            LLVMValueRef inst = LLVMGetFirstInstruction(block);
-            while (inst) {
-                LLVMValueRef next = LLVMGetNextInstruction(inst);
-                LLVMValueRef callee = LLVMIsACallInst(inst) || LLVMIsAInvokeInst(inst)
-                                          ? LLVMGetCalledValue(inst)
-                                          : NULL;
-                LLVMTypeRef call_type = callee ? LLVMGetCalledFunctionType(inst) : NULL;
-                /* A direct call (not through an alias: its type is the alias's) of
-                 * a function that is not varargs, through a varargs type. */
-                if (callee && LLVMIsAFunction(callee) && LLVMIsFunctionVarArg(call_type) &&
-                    !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))) {
-                    LLVMTypeRef callee_type = LLVMGlobalGetValueType(callee);
-                    if (matches_parameters(inst, callee_type)) {
-                        call_with_callee_type(pass, inst, callee);
-                    } else {
-                        char *called_as = function_type_text(call_type);
-                        char *defined_as = function_type_text(callee_type);
-                        pass_error(pass, function, inst,
-                                   "call of '%s' through a declaration without a prototype, "
-                                   "as '%s', does not match its type '%s' (undefined "
-                                   "behaviour in C); declare '%s' with its prototype",
-                                   value_name(callee), called_as, defined_as, value_name(callee));
-                        free(called_as);
-                        free(defined_as);
-                    }
-                }
-                inst = next;
-            }
+    LLVMValueRef callee = LLVMGetCalledValue(call);
+    LLVMTypeRef call_type = LLVMGetCalledFunctionType(call);
+    if (!LLVMIsAFunction(callee) || !LLVMIsFunctionVarArg(call_type))
+        return;
+    LLVMTypeRef callee_type = LLVMGlobalGetValueType(callee);
+    if (LLVMIsFunctionVarArg(callee_type))
+        return;
+    if (matches_parameters(call, callee_type)) {
+        call_with_callee_type(pass, call, callee);
+        return;
+    }
+    char *called_as = function_type_text(call_type);
+    char *defined_as = function_type_text(callee_type);
+    pass_error(pass, function, call,
+               "call of '%s' through a declaration without a prototype, as '%s', does not "
+               "match its type '%s' (undefined behaviour in C); declare '%s' with its prototype",
+               value_name(callee), called_as, defined_as, value_name(callee));
+    free(called_as);
+    free(defined_as);
+}
+
+void call_unprototyped_functions_by_their_type(polls_pass *pass, LLVMValueRef function)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block)) {
+        LLVMValueRef inst = LLVMGetFirstInstruction(block);
+        while (inst) {
+            LLVMValueRef next = LLVMGetNextInstruction(inst); /* inst may be replaced */
+            if (LLVMIsACallInst(inst) || LLVMIsAInvokeInst(inst))
+                call_by_callee_type(pass, function, inst);
+            inst = next;
         }
     }
 }
@@ -348,30 +350,27 @@ static LLVMValueRef vector_count_entry(polls_pass *pass, LLVMValueRef callee)
     return entry;
 }
 
-void count_vector_registers_of_varargs_calls(polls_pass *pass)
+void count_vector_registers_of_varargs_calls(polls_pass *pass, LLVMValueRef function)
 {
     if (target_of_module(pass->module) != TARGET_X86_64)
         return; /* AArch64's callee saves every argument register */
-    for (size_t f = 0; f < pass->managed_functions.count; f++) {
-        LLVMValueRef function = pass->managed_functions.items[f];
-        for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-             block = LLVMGetNextBasicBlock(block))
-            for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-                 inst = LLVMGetNextInstruction(inst)) {
-                if (!is_call_site(inst) || classify_call(pass, inst) != CALL_MANAGED ||
-                    !passes_vector_varargs(inst))
-                    continue;
-                LLVMValueRef callee = called_function(inst);
-                if (!callee) {
-                    pass_error(pass, function, inst,
-                               "indirect call of a varargs function with a floating-point or "
-                               "vector argument in '...': a statepoint does not pass the "
-                               "vector-register count (%%al) such a callee reads on x86-64; "
-                               "call the function directly");
-                    continue;
-                }
-                LLVMSetOperand(inst, (unsigned)LLVMGetNumOperands(inst) - 1,
-                               vector_count_entry(pass, callee));
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (!is_call_site(inst) || classify_call(pass, inst) != CALL_MANAGED ||
+                !passes_vector_varargs(inst))
+                continue;
+            LLVMValueRef callee = called_function(inst);
+            if (!callee) {
+                pass_error(pass, function, inst,
+                           "indirect call of a varargs function with a floating-point or "
+                           "vector argument in '...': a statepoint does not pass the "
+                           "vector-register count (%%al) such a callee reads on x86-64; "
+                           "call the function directly");
+                continue;
             }
-    }
+            LLVMSetOperand(inst, (unsigned)LLVMGetNumOperands(inst) - 1,
+                           vector_count_entry(pass, callee));
+        }
 }
