@@ -103,8 +103,7 @@ class Generator:
             self.emit("%s->v0 = %s;" % (ref, self.expr(env)), depth)
             self.emit("%s->r0 = %s;" % (ref, r.choice(env["refs"])), depth)
         elif kind in (1, 2, 3) and index > 0:
-            callee = self.functions[r.randrange(index)]
-            self.emit("%s += %s(%s);" % (target, callee.name, self.call_args(callee, env)), depth)
+            self.emit("%s += %s;" % (target, self.call(env, index)), depth)
         elif kind == 4 and env["derived"]:
             self.emit("*%s += %s;" % (r.choice(env["derived"]), self.expr(env)), depth)
         elif kind == 5 and env["words"]:
