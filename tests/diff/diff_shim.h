@@ -5,7 +5,8 @@
  * pause until diff_stop(), and diff_thread_start() starts an attached
  * mutator. Under plain clang references are ordinary pointers to calloc'ed
  * memory, start/stop do nothing and threads are plain pthreads, so the two
- * builds must print the same thing. Objects and arrays have the same layout in both.
+ * builds must print the same thing. Objects and arrays have the same layout
+ * in both.
  */
 #ifndef DIFF_SHIM_H
 #define DIFF_SHIM_H
