@@ -294,25 +294,46 @@ LLVMValueRef build_intrinsic_call(polls_pass *pass, const char *name, LLVMTypeRe
                           args, count, result_name);
 }
 
-void copy_attributes_at_index(LLVMValueRef from, int from_is_call, LLVMValueRef to,
-                              int to_is_call, LLVMAttributeIndex index)
+/* Attributes at from_index of from go to to_index of to, but those of
+ * kind skipped_kind (0: none). */
+static void copy_attributes_between(LLVMValueRef from, int from_is_call, LLVMAttributeIndex from_index,
+                                    LLVMValueRef to, int to_is_call, LLVMAttributeIndex to_index,
+                                    unsigned skipped_kind)
 {
-    unsigned count = from_is_call ? LLVMGetCallSiteAttributeCount(from, index)
-                                  : LLVMGetAttributeCountAtIndex(from, index);
+    unsigned count = from_is_call ? LLVMGetCallSiteAttributeCount(from, from_index)
+                                  : LLVMGetAttributeCountAtIndex(from, from_index);
     if (count == 0)
         return;
     LLVMAttributeRef *attributes = xcalloc(count, sizeof *attributes);
     if (from_is_call)
-        LLVMGetCallSiteAttributes(from, index, attributes);
+        LLVMGetCallSiteAttributes(from, from_index, attributes);
     else
-        LLVMGetAttributesAtIndex(from, index, attributes);
+        LLVMGetAttributesAtIndex(from, from_index, attributes);
     for (unsigned i = 0; i < count; i++) {
+        if (skipped_kind && LLVMIsEnumAttribute(attributes[i]) &&
+            LLVMGetEnumAttributeKind(attributes[i]) == skipped_kind)
+            continue;
         if (to_is_call)
-            LLVMAddCallSiteAttribute(to, index, attributes[i]);
+            LLVMAddCallSiteAttribute(to, to_index, attributes[i]);
         else
-            LLVMAddAttributeAtIndex(to, index, attributes[i]);
+            LLVMAddAttributeAtIndex(to, to_index, attributes[i]);
     }
     free(attributes);
+}
+
+void copy_attributes_at_index(LLVMValueRef from, int from_is_call, LLVMValueRef to,
+                              int to_is_call, LLVMAttributeIndex index)
+{
+    copy_attributes_between(from, from_is_call, index, to, to_is_call, index, 0);
+}
+
+void copy_parameter_attributes_of_void_version(LLVMValueRef from, int from_is_call,
+                                               LLVMValueRef to, int to_is_call,
+                                               unsigned parameter_count)
+{
+    unsigned returned = LLVMGetEnumAttributeKindForName("returned", strlen("returned"));
+    for (unsigned index = 1; index <= parameter_count; index++)
+        copy_attributes_between(from, from_is_call, index, to, to_is_call, index, returned);
 }
 
 /* Parameter and return attributes (byval, sret, zeroext...) carry the

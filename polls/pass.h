@@ -142,6 +142,11 @@ void copy_call_properties(LLVMValueRef from, LLVMValueRef to, unsigned argument_
 /* The same for one index (LLVMAttributeFunctionIndex included). */
 void copy_attributes_at_index(LLVMValueRef from, int from_is_call, LLVMValueRef to,
                               int to_is_call, LLVMAttributeIndex index);
+/* Parameter attributes 1..parameter_count, for a function or call that no
+ * longer returns its result (so no parameter is "returned"). */
+void copy_parameter_attributes_of_void_version(LLVMValueRef from, int from_is_call,
+                                               LLVMValueRef to, int to_is_call,
+                                               unsigned parameter_count);
 /* Non-debug instructions, the unit of the poll distance. */
 int is_counted_instruction(LLVMValueRef instruction);
 /* First instruction after the phis (and, in the entry block, the allocas). */
@@ -184,9 +189,16 @@ void mark_leaf_calls(polls_pass *pass);
  * of a function that is not varargs calls it by its own type; one whose
  * arguments do not match is rejected. */
 void call_unprototyped_functions_by_their_type(polls_pass *pass, LLVMValueRef function);
-/* Managed varargs functions returning a value return it through memory,
- * since a statepoint cannot wrap such a call. */
-void return_varargs_results_through_memory(polls_pass *pass);
+/* Managed varargs functions returning a value return it through a
+ * thread-local variable, since a statepoint cannot wrap such a call. */
+void return_varargs_results_through_variables(polls_pass *pass);
+/* After poll placement: a function so rewritten stores its result after
+ * its return poll. */
+void store_varargs_results_after_polls(polls_pass *pass, LLVMValueRef function);
+/* Statepoints of varargs calls cannot carry sret (LLVM 19's verifier):
+ * dropped from the call (x86-64) or from the callee and all its calls
+ * (AArch64, where sret has a register of its own); rejected otherwise. */
+void drop_sret_of_varargs_calls(polls_pass *pass, LLVMValueRef function);
 /* x86-64: a managed varargs call passing a floating-point or vector value
  * through "..." enters its callee through a stub that sets %al, which a
  * statepoint leaves unset; such an indirect call is rejected. */

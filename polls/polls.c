@@ -252,7 +252,7 @@ static void run_steps(polls_pass *pass)
     turn_shadow_stack_fences_into_polls(pass);
     FOR_EACH_MANAGED(pass, function)
         call_unprototyped_functions_by_their_type(pass, function);
-    return_varargs_results_through_memory(pass);
+    return_varargs_results_through_variables(pass);
     if (pass->error_count)
         return;
     set_gc_and_frame_pointers(pass);
@@ -293,11 +293,15 @@ static void run_steps(polls_pass *pass)
             insert_write_barriers(pass, function, &pass->reports.items[index_]);
     if (pass->error_count || pass->options.stop_after_placement)
         return;
+    FOR_EACH_MANAGED(pass, function)
+        store_varargs_results_after_polls(pass, function);
     inline_polls(pass);
     mark_gcroot_statepoints(pass);
     disable_library_call_recognition(pass);
-    FOR_EACH_MANAGED(pass, function)
+    FOR_EACH_MANAGED(pass, function) {
+        drop_sret_of_varargs_calls(pass, function);
         count_vector_registers_of_varargs_calls(pass, function);
+    }
     if (pass->error_count || run_pipeline(pass, "rewrite-statepoints-for-gc") != 0)
         return;
     remove_unused_declaration(pass, "__tmp_use"); /* RS4GC's scratch declaration */

@@ -15,17 +15,28 @@
  * A statepoint cannot wrap a call of a varargs function with a result
  * (LLVM 19: "gc.statepoint doesn't support wrapping non-void vararg
  * functions yet"). For a managed varargs function that only this module can
- * call (internal linkage, only direct calls), the result is passed through
- * memory instead:
+ * call (internal linkage, or external in a whole program; only direct
+ * calls), the result is passed through a thread-local variable instead:
  *
- *   int f(a, ...)        becomes   void f(int *result, a, ...)
- *   x = f(a, b)          becomes   f(&slot, a, b); x = slot
+ *   int f(a, ...)        becomes   void f(a, ...)   (ret x: result.f = x)
+ *   x = f(a, b)          becomes   f(a, b); x = result.f
  *
- * The slot is a stack temporary of the result type, which must not hold a
- * reference (the collector does not see stack memory). Anything else is
- * rejected with advice.
+ * not through an extra argument: clang has already assigned the arguments
+ * to registers (an __int128 split into two i64 that fit the last two), and
+ * one more would shift them. The callee stores after its return poll, the
+ * caller loads right after the call, so nothing runs on the thread between.
+ * The result must not hold a reference (the collector does not see the
+ * variable). Anything else is rejected with advice.
  *
- * 3. The vector-register count of varargs calls (x86-64, at the end). The
+ * 3. sret on varargs calls. LLVM 19's verifier rejects sret among a
+ *    statepoint's arguments when the wrapped callee is varargs ("Attribute
+ *    'sret' cannot be used for vararg call arguments"), so a varargs
+ *    function returning a struct in memory could not be called. x86-64
+ *    passes the result pointer like the first argument, so the call drops
+ *    the attribute; AArch64 passes it in x8, so there the callee and every
+ *    call of it drop it together, which needs every call in the module.
+ *
+ * 4. The vector-register count of varargs calls (x86-64, at the end). The
  *    SysV caller of a varargs function passes in %al an upper bound of the
  *    vector registers holding its arguments, and the callee's prologue saves
  *    xmm0-7 for va_arg only when %al is not 0. LLVM 19 lowers a statepoint
@@ -61,6 +72,18 @@ static int only_called_directly(LLVMValueRef function)
     return 1;
 }
 
+/* Every call of the function is a direct call in this module, so its
+ * calling convention may change. In a whole program every caller is in this
+ * module; a weak definition could still be replaced by another object's. */
+static int module_makes_every_call(const polls_pass *pass, LLVMValueRef function)
+{
+    LLVMLinkage linkage = LLVMGetLinkage(function);
+    int only_this_module_calls = linkage == LLVMInternalLinkage ||
+                                 linkage == LLVMPrivateLinkage ||
+                                 (linkage == LLVMExternalLinkage && pass->options.whole_program);
+    return only_this_module_calls && only_called_directly(function);
+}
+
 static int can_rewrite(polls_pass *pass, LLVMValueRef function)
 {
     LLVMTypeRef result = LLVMGetReturnType(LLVMGlobalGetValueType(function));
@@ -71,16 +94,35 @@ static int can_rewrite(polls_pass *pass, LLVMValueRef function)
                    "take a va_list");
         return 0;
     }
-    LLVMLinkage linkage = LLVMGetLinkage(function);
-    if ((linkage != LLVMInternalLinkage && linkage != LLVMPrivateLinkage) ||
-        !only_called_directly(function)) {
+    if (!module_makes_every_call(pass, function)) {
         pass_error(pass, function, NULL,
-                   "a managed varargs function that returns a value must be static and only "
-                   "called directly (statepoints cannot wrap varargs calls with a result); "
+                   "a managed varargs function that returns a value must be static, or "
+                   "not weak in a whole program (corralc links executables with "
+                   "--whole-program), and only called directly (statepoints cannot wrap "
+                   "varargs calls with a result); "
                    "make it static, return void, or take a va_list");
         return 0;
     }
     return 1;
+}
+
+/* The thread-local variable the result of a rewritten function goes
+ * through: one per function, of its result type. */
+static char *result_variable_name(LLVMValueRef function)
+{
+    return xasprintf("corral.varargs_result.%s", value_name(function));
+}
+
+static LLVMValueRef create_result_variable(LLVMValueRef function)
+{
+    LLVMTypeRef type = LLVMGetReturnType(LLVMGlobalGetValueType(function));
+    char *name = result_variable_name(function);
+    LLVMValueRef variable = LLVMAddGlobal(LLVMGetGlobalParent(function), type, name);
+    free(name);
+    LLVMSetLinkage(variable, LLVMInternalLinkage);
+    LLVMSetThreadLocal(variable, 1);
+    LLVMSetInitializer(variable, LLVMConstNull(type));
+    return variable;
 }
 
 static LLVMValueRef create_void_version(LLVMValueRef function)
@@ -89,40 +131,22 @@ static LLVMValueRef create_void_version(LLVMValueRef function)
     unsigned count = LLVMCountParamTypes(type);
     LLVMTypeRef *params = xcalloc(count + 1, sizeof *params);
     LLVMContextRef context = LLVMGetTypeContext(type);
-    params[0] = LLVMPointerTypeInContext(context, 0);
-    LLVMGetParamTypes(type, params + 1);
-    LLVMTypeRef void_type = LLVMFunctionType(LLVMVoidTypeInContext(context), params, count + 1, 1);
+    LLVMGetParamTypes(type, params);
+    LLVMTypeRef void_type = LLVMFunctionType(LLVMVoidTypeInContext(context), params, count, 1);
     free(params);
     LLVMModuleRef module = LLVMGetGlobalParent(function);
     LLVMValueRef replacement = LLVMAddFunction(module, "corral.varargs.tmp", void_type);
     LLVMSetLinkage(replacement, LLVMInternalLinkage);
-    /* Function attributes carry over; parameter attributes shift by one. */
-    unsigned attribute_count = LLVMGetAttributeCountAtIndex(function, LLVMAttributeFunctionIndex);
-    LLVMAttributeRef *attributes = xcalloc(attribute_count + 1, sizeof *attributes);
-    LLVMGetAttributesAtIndex(function, LLVMAttributeFunctionIndex, attributes);
-    for (unsigned i = 0; i < attribute_count; i++)
-        LLVMAddAttributeAtIndex(replacement, LLVMAttributeFunctionIndex, attributes[i]);
-    free(attributes);
-    unsigned returned = LLVMGetEnumAttributeKindForName("returned", strlen("returned"));
-    for (unsigned p = 1; p <= count; p++) {
-        unsigned n = LLVMGetAttributeCountAtIndex(function, p);
-        LLVMAttributeRef *param_attributes = xcalloc(n + 1, sizeof *param_attributes);
-        LLVMGetAttributesAtIndex(function, p, param_attributes);
-        for (unsigned i = 0; i < n; i++) {
-            /* The function returns nothing now, so no argument is "returned". */
-            if (LLVMIsEnumAttribute(param_attributes[i]) &&
-                LLVMGetEnumAttributeKind(param_attributes[i]) == returned)
-                continue;
-            LLVMAddAttributeAtIndex(replacement, p + 1, param_attributes[i]);
-        }
-        free(param_attributes);
-    }
+    copy_attributes_at_index(function, 0, replacement, 0, LLVMAttributeFunctionIndex);
+    copy_parameter_attributes_of_void_version(function, 0, replacement, 0, count);
+    LLVMSetFunctionCallConv(replacement, LLVMGetFunctionCallConv(function));
     LLVMSetSubprogram(replacement, LLVMGetSubprogram(function));
     LLVMSetSubprogram(function, NULL);
     return replacement;
 }
 
-static void move_body(polls_pass *pass, LLVMValueRef from, LLVMValueRef to)
+static void move_body(polls_pass *pass, LLVMValueRef from, LLVMValueRef to,
+                      LLVMValueRef result_variable)
 {
     LLVMBasicBlockRef block;
     while ((block = LLVMGetFirstBasicBlock(from))) {
@@ -130,46 +154,50 @@ static void move_body(polls_pass *pass, LLVMValueRef from, LLVMValueRef to)
         LLVMAppendExistingBasicBlock(to, block);
     }
     LLVMValueRef old_param = LLVMGetFirstParam(from);
-    LLVMValueRef new_param = LLVMGetNextParam(LLVMGetFirstParam(to));
+    LLVMValueRef new_param = LLVMGetFirstParam(to);
     for (; old_param; old_param = LLVMGetNextParam(old_param), new_param = LLVMGetNextParam(new_param)) {
         LLVMSetValueName2(new_param, value_name(old_param), strlen(value_name(old_param)));
         LLVMReplaceAllUsesWith(old_param, new_param);
     }
-    /* ret %x  ->  store %x, %result; ret void */
-    LLVMValueRef result_slot = LLVMGetFirstParam(to);
+    /* ret %x  ->  store %x, @result_variable; ret void */
     for (block = LLVMGetFirstBasicBlock(to); block; block = LLVMGetNextBasicBlock(block)) {
         LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
         if (!terminator || LLVMGetInstructionOpcode(terminator) != LLVMRet)
             continue;
         LLVMPositionBuilderBefore(pass->builder, terminator);
-        LLVMBuildStore(pass->builder, LLVMGetOperand(terminator, 0), result_slot);
+        LLVMBuildStore(pass->builder, LLVMGetOperand(terminator, 0), result_variable);
         LLVMValueRef ret = LLVMBuildRetVoid(pass->builder);
         LLVMInstructionSetDebugLoc(ret, LLVMInstructionGetDebugLoc(terminator));
         LLVMInstructionEraseFromParent(terminator);
     }
 }
 
-static void rewrite_calls(polls_pass *pass, LLVMValueRef from, LLVMValueRef to)
+/* Each call of from calls to, which has the same parameters, and reads the
+ * result from the variable at once: nothing runs on the thread between the
+ * callee's store and this load. */
+static void rewrite_calls(polls_pass *pass, LLVMValueRef from, LLVMValueRef to,
+                          LLVMValueRef result_variable)
 {
     LLVMTypeRef result_type = LLVMGetReturnType(LLVMGlobalGetValueType(from));
     LLVMTypeRef to_type = LLVMGlobalGetValueType(to);
     LLVMUseRef use;
     while ((use = LLVMGetFirstUse(from))) {
         LLVMValueRef call = LLVMGetUser(use);
-        LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
-        LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(caller);
-        LLVMPositionBuilder(pass->builder, entry, LLVMGetFirstInstruction(entry));
-        LLVMValueRef slot = LLVMBuildAlloca(pass->builder, result_type, "corral.varargs.result");
         unsigned count = LLVMGetNumArgOperands(call);
         LLVMValueRef *args = xcalloc(count + 1, sizeof *args);
-        args[0] = slot;
         for (unsigned i = 0; i < count; i++)
-            args[i + 1] = LLVMGetOperand(call, i);
+            args[i] = LLVMGetOperand(call, i);
         LLVMPositionBuilderBefore(pass->builder, call);
-        LLVMValueRef direct = LLVMBuildCall2(pass->builder, to_type, to, args, count + 1, "");
+        LLVMValueRef direct = LLVMBuildCall2(pass->builder, to_type, to, args, count, "");
         free(args);
+        /* byval, signext... are the calling convention (the extra
+         * arguments' too); the result's attributes go with the result. */
+        copy_parameter_attributes_of_void_version(call, 1, direct, 1, count);
+        copy_attributes_at_index(call, 1, direct, 1, LLVMAttributeFunctionIndex);
+        LLVMSetInstructionCallConv(direct, LLVMGetInstructionCallConv(call));
+        LLVMSetTailCallKind(direct, LLVMGetTailCallKind(call));
         LLVMInstructionSetDebugLoc(direct, LLVMInstructionGetDebugLoc(call));
-        LLVMValueRef value = LLVMBuildLoad2(pass->builder, result_type, slot, "");
+        LLVMValueRef value = LLVMBuildLoad2(pass->builder, result_type, result_variable, "");
         LLVMReplaceAllUsesWith(call, value);
         LLVMInstructionEraseFromParent(call);
     }
@@ -261,15 +289,16 @@ void call_unprototyped_functions_by_their_type(polls_pass *pass, LLVMValueRef fu
     }
 }
 
-void return_varargs_results_through_memory(polls_pass *pass)
+void return_varargs_results_through_variables(polls_pass *pass)
 {
     for (size_t i = 0; i < pass->managed_functions.count; i++) {
         LLVMValueRef function = pass->managed_functions.items[i];
         if (!returns_value(function) || !LLVMGetFirstUse(function) || !can_rewrite(pass, function))
             continue;
+        LLVMValueRef result_variable = create_result_variable(function);
         LLVMValueRef replacement = create_void_version(function);
-        move_body(pass, function, replacement);
-        rewrite_calls(pass, function, replacement);
+        move_body(pass, function, replacement, result_variable);
+        rewrite_calls(pass, function, replacement, result_variable);
         char *name = xstrdup(value_name(function));
         unsigned flags = function_flags(pass, function);
         ptr_table_put(&pass->function_flags, function, 0);
@@ -281,7 +310,96 @@ void return_varargs_results_through_memory(polls_pass *pass)
     }
 }
 
-/* ---- 3. %al of varargs calls on x86-64 */
+/* After poll placement: the store of the result moves past the return
+ * poll, whose collection may run finalizers on this thread, and they might
+ * call the function again. */
+void store_varargs_results_after_polls(polls_pass *pass, LLVMValueRef function)
+{
+    char *name = result_variable_name(function);
+    LLVMValueRef variable = LLVMGetNamedGlobal(pass->module, name);
+    free(name);
+    if (!variable)
+        return;
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block)) {
+        LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
+        if (!terminator || LLVMGetInstructionOpcode(terminator) != LLVMRet)
+            continue;
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst != terminator;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (!LLVMIsAStoreInst(inst) || LLVMGetOperand(inst, 1) != variable)
+                continue;
+            LLVMInstructionRemoveFromParent(inst);
+            LLVMPositionBuilderBefore(pass->builder, terminator);
+            LLVMInsertIntoBuilder(pass->builder, inst);
+            break;
+        }
+    }
+}
+
+/* ---- 3. sret of varargs calls */
+
+static unsigned sret_kind(void)
+{
+    return LLVMGetEnumAttributeKindForName("sret", strlen("sret"));
+}
+
+/* The attribute index (1-based) of the call's sret argument; 0: none. */
+static unsigned sret_argument(LLVMValueRef call)
+{
+    unsigned fixed = LLVMCountParamTypes(LLVMGetCalledFunctionType(call));
+    for (unsigned index = 1; index <= fixed; index++)
+        if (LLVMGetCallSiteEnumAttribute(call, index, sret_kind()))
+            return index;
+    return 0;
+}
+
+/* AArch64 passes the sret pointer in x8, other pointers in x0-x7: both
+ * sides of every call must stop using it. */
+static void drop_sret_of_function(LLVMValueRef function)
+{
+    unsigned count = LLVMCountParams(function);
+    for (unsigned index = 1; index <= count; index++)
+        LLVMRemoveEnumAttributeAtIndex(function, index, sret_kind());
+    for (LLVMUseRef use = LLVMGetFirstUse(function); use; use = LLVMGetNextUse(use))
+        for (unsigned index = 1; index <= count; index++)
+            LLVMRemoveCallSiteEnumAttribute(LLVMGetUser(use), index, sret_kind());
+}
+
+void drop_sret_of_varargs_calls(polls_pass *pass, LLVMValueRef function)
+{
+    corral_target target = target_of_module(pass->module);
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (!is_call_site(inst) || !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(inst)) ||
+                !call_is_statepoint(pass, inst))
+                continue;
+            unsigned index = sret_argument(inst);
+            if (!index)
+                continue;
+            /* x86-64 passes the sret pointer as the first argument; the
+             * callee also returns it in %rax, which a void call never reads. */
+            if (target == TARGET_X86_64) {
+                LLVMRemoveCallSiteEnumAttribute(inst, index, sret_kind());
+                continue;
+            }
+            LLVMValueRef callee = called_function(inst);
+            if (callee && !LLVMIsDeclaration(callee) && module_makes_every_call(pass, callee)) {
+                drop_sret_of_function(callee);
+                continue;
+            }
+            pass_error(pass, function, inst,
+                       "call of a varargs function returning a struct in memory (sret), "
+                       "%s: a statepoint cannot pass its result pointer in x8 on AArch64; "
+                       "make the callee static (or the module a whole program) and only "
+                       "call it directly, or return the struct through a pointer argument",
+                       callee ? "whose callee other code may call" : "through a pointer");
+        }
+}
+
+/* ---- 4. %al of varargs calls on x86-64 */
 
 static int holds_vector_class(LLVMTypeRef type)
 {

@@ -78,6 +78,9 @@ static const char usage_text[] =
     "  --managed=F,G          external functions compiled as managed code elsewhere\n"
     "  --externals-managed    every unmarked external function is managed code\n"
     "  --no-default-leaves    do not treat memcpy, strlen, sqrt... as leaf\n"
+    "  --whole-program        the inputs are every managed function of an executable\n"
+    "                         (corralc passes it when it links one): a varargs\n"
+    "                         function with a result need not be static\n"
     "\n"
     "  --prepare=PIPELINE     LLVM pass pipeline run before the pass\n"
     "  --llvm-option=OPTION   an LLVM command-line option (e.g. -align-loops=64)\n"
@@ -239,6 +242,8 @@ static int parse_polls_option(const char *arg, tool_options *tool, int *handled)
         tool->polls.allow_unpolled_loops = 1;
     } else if (strcmp(arg, "--write-barrier") == 0) {
         tool->polls.write_barrier = 1;
+    } else if (strcmp(arg, "--whole-program") == 0) {
+        tool->polls.whole_program = 1;
     } else if ((value = option_value(arg, "--ref-tags"))) {
         if (parse_ref_tags(value, &tool->polls.ref_tags))
             return -1;

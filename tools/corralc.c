@@ -84,6 +84,9 @@ static const char usage_text[] =
     "  --managed=F,.. --externals-managed --no-default-leaves --allow-unpolled-loops\n"
     "  --gcroot=shadow-stack|promoted\n"
     "                     passed to corral-opt (see corral-opt --help)\n"
+    "  --whole-program    passed to corral-opt: the managed inputs are the whole\n"
+    "                     program's (always so when corralc links an executable; give\n"
+    "                     it with --emit-object for one)\n"
     "  --ref-tags=T,..    the reference tags of the program's tag scheme (V8's: 1), so\n"
     "                     a pointer offset of T bytes tags a reference (corral-opt)\n"
     "  -mllvm OPTION      an LLVM option for optimization and code generation\n"
@@ -385,15 +388,19 @@ static const char *corral_opt_level(const driver *d)
     return d->optimize;
 }
 
-static int has_poll_page_option(const driver *d)
+/* A pass flag the command line gave: FLAG itself, or FLAG followed by a value. */
+static int has_pass_flag(const driver *d, const char *flag)
 {
     for (size_t i = 0; i < d->pass_flags.count; i++)
-        if (strncmp(d->pass_flags.items[i], "--poll-page=", 12) == 0)
+        if (strncmp(d->pass_flags.items[i], flag, strlen(flag)) == 0)
             return 1;
     return 0;
 }
 
-static int run_pass(driver *d, const string_list *ir_inputs, const char *output, const char *emit)
+/* whole_program: the inputs are every managed function of the executable
+ * being linked (the pass may then treat external functions as its own). */
+static int run_pass(driver *d, const string_list *ir_inputs, const char *output, const char *emit,
+                    int whole_program)
 {
     string_list argv = {0};
     char *tool = xasprintf("%s/corral-opt", d->exe_dir);
@@ -408,9 +415,11 @@ static int run_pass(driver *d, const string_list *ir_inputs, const char *output,
         free(flag);
     }
     /* A shared library reaches libcorral.so's polling page through the GOT. */
-    if (d->shared && !has_poll_page_option(d))
+    if (d->shared && !has_pass_flag(d, "--poll-page="))
         push(&argv, "--poll-page=got");
     push_all(&argv, &d->pass_flags);
+    if (whole_program && !has_pass_flag(d, "--whole-program"))
+        push(&argv, "--whole-program");
     /* On by default: whether the collector is generational is chosen when
      * the program runs (CORRAL_GC_GENERATIONAL), and then every store needs it. */
     if (!d->no_write_barrier)
@@ -646,7 +655,7 @@ static int compile_and_link(driver *d, const input_kind *kinds)
             goto done;
         }
         const char *output = d->output ? d->output : (d->emit_llvm ? "a.ll" : "a.s");
-        status = run_pass(d, &ir_inputs, output, d->emit_llvm ? "--emit=llvm" : "--emit=asm");
+        status = run_pass(d, &ir_inputs, output, d->emit_llvm ? "--emit=llvm" : "--emit=asm", 0);
         goto done;
     }
     if (d->emit_object) {
@@ -656,14 +665,14 @@ static int compile_and_link(driver *d, const input_kind *kinds)
             goto done;
         }
         const char *output = d->output ? d->output : "a.o";
-        status = run_pass(d, &ir_inputs, output, "--emit=obj") || rename_stackmap_section(d, output)
+        status = run_pass(d, &ir_inputs, output, "--emit=obj", 0) || rename_stackmap_section(d, output)
                      ? -1 : 0;
         goto done;
     }
     char *managed_object = NULL;
     if (ir_inputs.count > 0) {
         managed_object = temp_path(d, "managed", ".o");
-        if (run_pass(d, &ir_inputs, managed_object, "--emit=obj") ||
+        if (run_pass(d, &ir_inputs, managed_object, "--emit=obj", !d->shared) ||
             rename_stackmap_section(d, managed_object))
             goto done;
     }
@@ -682,7 +691,7 @@ static const char *const pass_options[] = {
 };
 static const char *const pass_switches[] = {
     "--report-poll-distance", "--externals-managed", "--no-default-leaves",
-    "--allow-unpolled-loops",
+    "--allow-unpolled-loops", "--whole-program",
 };
 
 static int starts_with(const char *text, const char *prefix)

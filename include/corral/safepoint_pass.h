@@ -126,6 +126,13 @@ typedef struct corral_polls_options {
      * untagged reference need not stay live (under a scheme whose tag 0
      * marks immediates the walker would read it as one). 0: none. */
     unsigned ref_tags;
+    /* Non-zero: the module holds every managed function of an executable
+     * (corralc links one so), so no other managed code calls its external
+     * functions and unmanaged code may not (docs/managed-c.md, rule 5). A
+     * managed varargs function that returns a value and is only called
+     * directly then passes its result through a thread-local variable even
+     * when it is not static; its symbol leaves the object. */
+    int whole_program;
 } corral_polls_options;
 
 /* Fills options with the defaults (poll kinds CORRAL_POLL_DEFAULT_KINDS,

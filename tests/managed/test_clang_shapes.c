@@ -2,7 +2,8 @@
  * suite, each collected while live: calls with arguments on the stack (x86
  * call-frame optimisation pushes them at -O1 and above), references passed
  * through "..." and a va_list, variable-length arrays next to an
- * over-aligned local (a realigned, dynamically sized frame), and inline
+ * over-aligned local (a realigned, dynamically sized frame), varargs
+ * functions that return a value or a struct in memory, and inline
  * assembly. Built at -O0..-O3; every object moves in every collection. */
 #include <corral.h>
 #include <stdarg.h>
@@ -270,6 +271,96 @@ static void small_structs(void *arg)
            "and structs returned by value are relocated in the caller");
 }
 
+/* ------------------------------------------------ varargs functions with results */
+
+/* Not static: corralc links an executable as a whole program, so the pass
+ * passes the result through a thread-local variable all the same. */
+__attribute__((noinline)) long product_of_nodes(int count, ...)
+{
+    va_list ap;
+    va_start(ap, count);
+    long product = 1;
+    for (int i = 0; i < count; i++) {
+        corral_collect();
+        product *= va_arg(ap, noderef)->value;
+    }
+    va_end(ap);
+    return product;
+}
+
+typedef struct eighteen_ints {
+    int weight[18];
+} eighteen_ints;
+
+/* The struct goes by value on the stack (byval on x86-64): the rebuilt call
+ * keeps the call's attributes (it once lost them). */
+__attribute__((noinline)) long weighted_sum(eighteen_ints weights, int count, ...)
+{
+    va_list ap;
+    va_start(ap, count);
+    long sum = 0;
+    for (int i = 0; i < count; i++) {
+        corral_collect();
+        sum += weights.weight[i] * va_arg(ap, noderef)->value;
+    }
+    va_end(ap);
+    return sum;
+}
+
+/* clang splits the __int128 into two i64 it knows fit the last two argument
+ * registers: an extra argument for the result would shift one onto the
+ * stack (gcc torture pr92904.c). */
+__attribute__((noinline)) __int128 wide_after_ints(int count, ...)
+{
+    va_list ap;
+    va_start(ap, count);
+    while (count--)
+        va_arg(ap, int);
+    corral_collect();
+    __int128 wide = va_arg(ap, __int128);
+    va_end(ap);
+    return wide;
+}
+
+typedef struct three_longs {
+    long first, second, third;
+} three_longs;
+
+/* Returned in memory (sret), whose pointer AArch64 passes in x8. */
+__attribute__((noinline)) three_longs first_three_values(int count, ...)
+{
+    va_list ap;
+    va_start(ap, count);
+    three_longs values = {0, 0, 0};
+    long *slots[] = {&values.first, &values.second, &values.third};
+    for (int i = 0; i < count && i < 3; i++) {
+        corral_collect();
+        *slots[i] = va_arg(ap, noderef)->value;
+    }
+    va_end(ap);
+    return values;
+}
+
+static void varargs_results(void *arg)
+{
+    test_start(arg, true);
+    noderef n2 = fresh_garbage_then_node(2), n3 = fresh_garbage_then_node(3);
+    noderef n7 = fresh_garbage_then_node(7);
+    is_int(product_of_nodes(3, n2, n3, n7), 42,
+           "a non-static varargs function returns a value through collections");
+    eighteen_ints weights = {{1, 10, 100}};
+    weights.weight[17] = 1;
+    is_int(weighted_sum(weights, 3, n2, n3, n7), 2 + 30 + 700,
+           "and one taking a struct by value before the \"...\"");
+    __int128 wide = ((__int128)0x5555555555555555 << 64) | 0x2aaaaaaaaaaaaaaa;
+    ok(wide_after_ints(3, 0, 0, 0, wide) == wide && wide_after_ints(0, wide) == wide,
+       "and one returning an __int128 passed in its last two argument registers");
+    three_longs values = first_three_values(3, n7, n3, n2);
+    is_int(values.first * 100 + values.second * 10 + values.third, 732,
+           "and one returning a struct in memory (sret)");
+    is_int(n2->value + n3->value + n7->value, 12, "the references passed are relocated");
+}
+
 /* ------------------------------------------------ inline assembly */
 
 static void inline_assembly(void *arg)
@@ -292,13 +383,14 @@ static void inline_assembly(void *arg)
 
 int main(void)
 {
-    plan(6);
+    plan(7);
     tap_subtest("calls with arguments on the stack", 60, stack_arguments, MOVING_STRESS);
     tap_subtest("printf with many arguments", 60, many_argument_printf, MOVING_STRESS);
     tap_subtest("references passed through varargs", 60, variadic_references, MOVING_STRESS);
     tap_subtest("VLAs, aligned allocas and realigned frames", 60, dynamic_frames,
                 MOVING_STRESS);
     tap_subtest("small structs of references by value", 60, small_structs, MOVING_STRESS);
+    tap_subtest("varargs functions with results", 60, varargs_results, MOVING_STRESS);
     tap_subtest("inline assembly", 60, inline_assembly, MOVING_STRESS);
     return done_testing();
 }

@@ -2,8 +2,8 @@
  * bitcode, linked later), several managed files in one module, --emit-llvm,
  * -S, temporary files, and clear errors for a missing file, a bad flag, a
  * clang error, an unknown input and a managed-C rule violation, and calls
- * through declarations without a prototype across files, and doubles
- * through managed varargs calls. */
+ * through declarations without a prototype across files, doubles through
+ * managed varargs calls, and varargs functions with results across files. */
 #include "ir_text.h"
 
 static const char *write_source(const char *name, const char *text)
@@ -308,6 +308,57 @@ static void test_varargs_doubles(void)
     }
 }
 
+/* A varargs function with a result need not be static in an executable:
+ * corralc links every managed file into the module the pass sees
+ * (--whole-program). A shared library, or an object for another link
+ * without --whole-program, still needs it static. */
+static void test_whole_program_varargs(void)
+{
+    write_source("vlib.c", "#include <stdarg.h>\n"
+                           "long vfold(int n, ...) {\n"
+                           "    va_list ap;\n"
+                           "    va_start(ap, n);\n"
+                           "    long s = 0;\n"
+                           "    for (int i = 0; i < n; i++) s = s * 10 + va_arg(ap, long);\n"
+                           "    va_end(ap);\n"
+                           "    return s;\n"
+                           "}\n"
+                           "double vscale(double k, ...) {\n"
+                           "    va_list ap;\n"
+                           "    va_start(ap, k);\n"
+                           "    double x = va_arg(ap, double);\n"
+                           "    va_end(ap);\n"
+                           "    return k * x;\n"
+                           "}\n");
+    write_source("vmain.c", "#include <stdio.h>\n"
+                            "long vfold(int n, ...);\n"
+                            "double vscale(double k, ...);\n"
+                            "int main(void) {\n"
+                            "    long total = vfold(3, 1L, 2L, 3L) + (long)vscale(2.0, 21.0);\n"
+                            "    printf(\"total %ld\\n\", total);\n"
+                            "    return total != 165;\n"
+                            "}\n");
+    for (int level = 0; level <= 3; level++) {
+        char args[128], description[96];
+        snprintf(args, sizeof args, "-O%d vmain.c vlib.c -o vprogram && ./vprogram", level);
+        snprintf(description, sizeof description,
+                 "-O%d: a program calls non-static varargs functions with results", level);
+        check_corralc(args, 0, "total 165", description);
+    }
+    check_corralc("-O2 -c vmain.c vlib.c && " CORRALC " --runtime=" FAKE_RUNTIME
+                  " -O2 vmain.o vlib.o -o vprogram && ./vprogram",
+                  0, "total 165", "and so does one compiled with -c and linked later");
+    const char *rule = "vfold: a managed varargs function that returns a value must be static, "
+                       "or not weak in a whole program";
+    check_corralc("-O2 -shared vmain.c vlib.c -o vlib.so", 1, rule,
+                  "a shared library's must be static");
+    check_corralc("-O2 --emit-object vmain.c vlib.c -o vobject.o", 1, rule,
+                  "--emit-object: must be static without --whole-program");
+    check_corralc("-O2 --emit-object --whole-program vmain.c vlib.c -o vobject.o && "
+                  "nm vobject.o | grep ' vfold$'",
+                  0, " t vfold", "--emit-object --whole-program: accepted, the symbol is local");
+}
+
 /* Flags real builds pass are accepted, and dependency files are written
  * where cc would write them. */
 static void test_build_flags(void)
@@ -396,6 +447,7 @@ int main(void)
     test_statepoint_shapes_rejected();
     test_unprototyped_calls();
     test_varargs_doubles();
+    test_whole_program_varargs();
     scratch_dir_remove();
     return done_testing();
 }

@@ -431,6 +431,19 @@ static void test_rewrites(void)
     free(fresh);
     free(ir);
 
+    /* A statepoint of a varargs callee cannot carry sret (LLVM 19). */
+    ir = opt_ok("", "varargs_sret.ll");
+    ok(ir && strstr(ir, "define void @make(ptr sret(%struct.L) align 8 %out") &&
+           strstr(ir, "@make, i32 3, i32 0, ptr align 8 %l,") &&
+           strstr(ir, "%callee, i32 3, i32 0, ptr align 8 %l,"),
+       "x86-64: varargs calls returning a struct in memory drop sret, the callee keeps it");
+    free(ir);
+    ir = opt_ok("", "varargs_sret_aarch64.ll");
+    ok(ir && strstr(ir, "define internal void @make(ptr align 8 %out") &&
+           strstr(ir, "@make, i32 3, i32 0, ptr align 8 %l,"),
+       "AArch64: a static such callee and its calls drop sret together (x8)");
+    free(ir);
+
     ir = opt_ok("", "varargs_pins.ll");
     char *pass_refs = ir_function(ir, "pass_refs");
     ok(pass_refs && appears_before(pass_refs, "@corral_pin_for_call(ptr addrspace(1) %a)",
@@ -736,6 +749,7 @@ static void test_bad_ir(void)
         {"bad_musttail.ll", "bad_musttail.ll: tail: musttail call to 'callee': the call can reach a safepoint"},
         {"bad_indirect_varargs.ll", "bad_indirect_varargs.ll: call_through: indirect call of a varargs function that returns a value"},
         {"bad_varargs_invoke.ll", "bad_varargs_invoke.ll: pass_refs: invoke of 'sum' with a reference through \"...\" or a raw pointer into an object among its arguments is not supported"},
+        {"bad_varargs_sret_aarch64.ll", "bad_varargs_sret_aarch64.ll: through: call of a varargs function returning a struct in memory (sret), through a pointer: a statepoint cannot pass its result pointer in x8 on AArch64"},
         {"bad_varargs_vector.ll", "bad_varargs_vector.ll: pass_vector: variadic argument 2 of 'sum' holds references inside a vector"},
         {"bad_definition_mark.ll", "bad_definition_mark.ll: defined_leaf: a managed definition cannot be marked leaf"},
         {"bad_poll_slow.ll", "bad_poll_slow.ll: corral_poll_slow: the runtime's poll slow path must be declared"},
@@ -743,6 +757,19 @@ static void test_bad_ir(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         expect_rejected("", cases[i].file, cases[i].expected);
+    /* A whole program may rewrite an external one, but not a weak one. */
+    expect_rejected("--whole-program", "bad_weak_varargs.ll",
+                    "bad_weak_varargs.ll: log_value: a managed varargs function that returns a "
+                    "value must be static, or not weak in a whole program");
+    char *ir = opt_ok("--whole-program", "bad_varargs.ll");
+    ok(ir && strstr(ir, "define internal void @log_value(i32 %n, ...)") &&
+           strstr(ir, "@corral.varargs_result.log_value = internal thread_local global i32 0") &&
+           strstr(ir, "store i32 %n, ptr @corral.varargs_result.log_value") &&
+           strstr(ir, "ptr elementtype(void (i32, ...)) @log_value, i32 2") &&
+           strstr(ir, "load i32, ptr @corral.varargs_result.log_value"),
+       "--whole-program: an external varargs function with a result passes it through a "
+       "thread-local variable");
+    free(ir);
     /* Bad gcroot IR reads the same in both modes. */
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (strncmp(cases[i].file, "bad_gcroot_", 11) == 0)
