@@ -163,6 +163,47 @@ static __attribute__((noinline)) uint64_t diff_vdoubles(int count, ...)
 }
 #endif
 
+#ifdef DIFF_WITH_VARARGS_RESULTS
+/* Varargs functions with results that are not static (corralc links an
+ * executable as a whole program) and take references through "...". */
+__attribute__((noinline)) unsigned __int128 diff_vwide(int skip, ...)
+{
+    va_list ap;
+    va_start(ap, skip);
+    obj_ref ref = va_arg(ap, obj_ref);
+    uint64_t skipped = 0;
+    for (int i = 0; i < skip; i++)
+        skipped = diff_mix(skipped, (uint64_t)va_arg(ap, int));
+    diff_garbage(3);
+    /* Last: after up to four ints it fits the last two argument registers
+     * or goes whole onto the stack. Plain clang-19 itself disagrees with
+     * itself on an argument after one that went onto the stack. */
+    unsigned __int128 wide = va_arg(ap, unsigned __int128);
+    va_end(ap);
+    return wide ^ ((unsigned __int128)ref->v0 << 64) ^ skipped;
+}
+
+typedef struct diff_triple {
+    uint64_t a, b, c;
+} diff_triple;
+
+/* Returned in memory (sret). */
+__attribute__((noinline)) diff_triple diff_vtriple(int count, ...)
+{
+    va_list ap;
+    va_start(ap, count);
+    diff_triple t = {0, 0, (uint64_t)count};
+    for (int i = 0; i < count; i++) {
+        diff_garbage(2);
+        obj_ref ref = va_arg(ap, obj_ref);
+        t.a = diff_mix(t.a, ref->v1);
+        t.b += ref->v2;
+    }
+    va_end(ap);
+    return t;
+}
+#endif
+
 #ifdef DIFF_WITH_PAIR
 /* Two references passed and returned by value, in registers. */
 typedef struct diff_pair {

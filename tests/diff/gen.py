@@ -34,6 +34,9 @@ every one but those its KNOWN_BUGS table lists for the level):
                     dispatch) that allocates and calls between its labels
   varargs-doubles   doubles (up to 9, past the 8 vector registers) through
                     a managed varargs call
+  varargs-results   non-static varargs functions returning an __int128 (passed
+                    after a reference and 0-4 ints) and a struct in memory,
+                    references in "..."
 """
 import argparse
 import random
@@ -41,7 +44,7 @@ import sys
 
 SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "indirect-varargs",
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
-          "threads", "computed-goto", "varargs-doubles"]
+          "threads", "computed-goto", "varargs-doubles", "varargs-results"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -138,6 +141,8 @@ class Generator:
                 self.emit("%s += diff_vdoubles(%d, %s);" % (target, len(values), ", ".join(values)), depth)
             if "indirect-varargs" in self.shapes:
                 self.emit("%s += diff_format_indirect(%s);" % (target, self.expr(env, 1)), depth)
+            if "varargs-results" in self.shapes:
+                self.varargs_results(env, depth, target)
         elif kind == 9:
             self.emit("%s += diff_vla(%s, %s);" % (target, self.expr(env, 1), r.choice(env["refs"])), depth)
         elif kind == 10 and "asm" in self.shapes:
@@ -237,6 +242,22 @@ class Generator:
         self.emit(self.safepoint(env, index), depth + 1)
         self.emit("*pick += %s;" % target, depth + 1)
         self.emit("%s ^= *pick;" % target, depth + 1)
+        self.emit("}", depth)
+
+    def varargs_results(self, env, depth, target):
+        """Non-static varargs calls with results: an __int128 after 1-5 other
+        arguments (where clang splits it into two registers), a struct in memory."""
+        r = self.r
+        skip = r.randrange(5)
+        ints = ["%d" % r.randrange(-50, 50) for _ in range(skip)]
+        wide = "(unsigned __int128)(%s) << 64 | (%s)" % (self.expr(env, 1), self.expr(env, 1))
+        args = [str(skip), r.choice(env["refs"])] + ints + [wide]
+        self.emit("{", depth)
+        self.emit("unsigned __int128 wide = diff_vwide(%s);" % ", ".join(args), depth + 1)
+        self.emit("%s += (uint64_t)wide ^ (uint64_t)(wide >> 64);" % target, depth + 1)
+        refs = [r.choice(env["refs"]) for _ in range(r.randrange(1, 4))]
+        self.emit("diff_triple t = diff_vtriple(%d, %s);" % (len(refs), ", ".join(refs)), depth + 1)
+        self.emit("%s += t.a ^ t.b ^ t.c;" % target, depth + 1)
         self.emit("}", depth)
 
     def ref_slot(self, env, depth, target):
