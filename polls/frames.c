@@ -206,26 +206,15 @@ static void add_frame_cfa_operands(polls_pass *pass, LLVMValueRef statepoint, LL
     bundles[kept++] = LLVMCreateOperandBundle("deopt", 5, deopt.items, (unsigned)deopt.count);
 
     unsigned argument_count = LLVMGetNumArgOperands(statepoint);
-    LLVMValueRef *arguments = xcalloc(argument_count + 1, sizeof *arguments);
-    for (unsigned a = 0; a < argument_count; a++)
-        arguments[a] = LLVMGetOperand(statepoint, a);
-    LLVMTypeRef type = LLVMGetCalledFunctionType(statepoint);
-    LLVMValueRef callee = LLVMGetCalledValue(statepoint);
-    LLVMPositionBuilderBefore(pass->builder, statepoint);
-    LLVMValueRef rebuilt =
-        LLVMIsAInvokeInst(statepoint)
-            ? LLVMBuildInvokeWithOperandBundles(pass->builder, type, callee, arguments,
-                                                argument_count, LLVMGetNormalDest(statepoint),
-                                                LLVMGetUnwindDest(statepoint), bundles, kept, "")
-            : LLVMBuildCallWithOperandBundles(pass->builder, type, callee, arguments,
-                                              argument_count, bundles, kept, "");
+    LLVMValueRef rebuilt = rebuild_call(pass, statepoint, LLVMGetCalledFunctionType(statepoint),
+                                        LLVMGetCalledValue(statepoint), argument_count, bundles,
+                                        kept);
     copy_call_properties(statepoint, rebuilt, argument_count);
     LLVMReplaceAllUsesWith(statepoint, rebuilt);
     LLVMInstructionEraseFromParent(statepoint);
     for (unsigned b = 0; b < kept; b++)
         LLVMDisposeOperandBundle(bundles[b]);
     free(bundles);
-    free(arguments);
     VEC_FREE(deopt);
 }
 

@@ -345,14 +345,46 @@ void copy_attributes(LLVMValueRef from, int from_is_call, LLVMValueRef to, int t
         copy_attributes_at_index(from, from_is_call, to, to_is_call, index);
 }
 
-void copy_call_properties(LLVMValueRef from, LLVMValueRef to, unsigned argument_count)
+/* Function attributes, calling convention, tail-call kind and location. */
+static void copy_call_site_properties(LLVMValueRef from, LLVMValueRef to)
 {
-    copy_attributes(from, 1, to, 1, argument_count);
     copy_attributes_at_index(from, 1, to, 1, LLVMAttributeFunctionIndex);
     LLVMSetInstructionCallConv(to, LLVMGetInstructionCallConv(from));
     if (LLVMIsACallInst(from))
         LLVMSetTailCallKind(to, LLVMGetTailCallKind(from));
     LLVMInstructionSetDebugLoc(to, LLVMInstructionGetDebugLoc(from));
+}
+
+void copy_call_properties(LLVMValueRef from, LLVMValueRef to, unsigned argument_count)
+{
+    copy_attributes(from, 1, to, 1, argument_count);
+    copy_call_site_properties(from, to);
+}
+
+void copy_call_properties_to_void_call(LLVMValueRef from, LLVMValueRef to,
+                                       unsigned argument_count)
+{
+    copy_parameter_attributes_of_void_version(from, 1, to, 1, argument_count);
+    copy_call_site_properties(from, to);
+}
+
+LLVMValueRef rebuild_call(polls_pass *pass, LLVMValueRef call, LLVMTypeRef type,
+                          LLVMValueRef callee, unsigned argument_count,
+                          LLVMOperandBundleRef *bundles, unsigned bundle_count)
+{
+    LLVMValueRef *arguments = xcalloc(argument_count + 1, sizeof *arguments);
+    for (unsigned a = 0; a < argument_count; a++)
+        arguments[a] = LLVMGetOperand(call, a);
+    LLVMPositionBuilderBefore(pass->builder, call);
+    LLVMValueRef rebuilt =
+        LLVMIsAInvokeInst(call)
+            ? LLVMBuildInvokeWithOperandBundles(pass->builder, type, callee, arguments,
+                                                argument_count, LLVMGetNormalDest(call),
+                                                LLVMGetUnwindDest(call), bundles, bundle_count, "")
+            : LLVMBuildCallWithOperandBundles(pass->builder, type, callee, arguments,
+                                              argument_count, bundles, bundle_count, "");
+    free(arguments);
+    return rebuilt;
 }
 
 void replace_instruction(LLVMValueRef old, LLVMValueRef replacement)

@@ -139,6 +139,16 @@ void copy_attributes(LLVMValueRef from, int from_is_call, LLVMValueRef to, int t
 /* A call or invoke rebuilt from another takes its parameter, return and
  * function attributes, calling convention, tail-call kind and location. */
 void copy_call_properties(LLVMValueRef from, LLVMValueRef to, unsigned argument_count);
+/* The same for a void call rebuilt from one with a result: no return
+ * attributes, no parameter "returned". */
+void copy_call_properties_to_void_call(LLVMValueRef from, LLVMValueRef to,
+                                       unsigned argument_count);
+/* A call of callee (of type) with call's first argument_count arguments and
+ * the given bundles, built before call; an invoke to the same destinations
+ * when call is one. */
+LLVMValueRef rebuild_call(polls_pass *pass, LLVMValueRef call, LLVMTypeRef type,
+                          LLVMValueRef callee, unsigned argument_count,
+                          LLVMOperandBundleRef *bundles, unsigned bundle_count);
 /* The same for one index (LLVMAttributeFunctionIndex included). */
 void copy_attributes_at_index(LLVMValueRef from, int from_is_call, LLVMValueRef to,
                               int to_is_call, LLVMAttributeIndex index);

@@ -184,19 +184,10 @@ static void rewrite_calls(polls_pass *pass, LLVMValueRef from, LLVMValueRef to,
     while ((use = LLVMGetFirstUse(from))) {
         LLVMValueRef call = LLVMGetUser(use);
         unsigned count = LLVMGetNumArgOperands(call);
-        LLVMValueRef *args = xcalloc(count + 1, sizeof *args);
-        for (unsigned i = 0; i < count; i++)
-            args[i] = LLVMGetOperand(call, i);
-        LLVMPositionBuilderBefore(pass->builder, call);
-        LLVMValueRef direct = LLVMBuildCall2(pass->builder, to_type, to, args, count, "");
-        free(args);
+        LLVMValueRef direct = rebuild_call(pass, call, to_type, to, count, NULL, 0);
         /* byval, signext... are the calling convention (the extra
          * arguments' too); the result's attributes go with the result. */
-        copy_parameter_attributes_of_void_version(call, 1, direct, 1, count);
-        copy_attributes_at_index(call, 1, direct, 1, LLVMAttributeFunctionIndex);
-        LLVMSetInstructionCallConv(direct, LLVMGetInstructionCallConv(call));
-        LLVMSetTailCallKind(direct, LLVMGetTailCallKind(call));
-        LLVMInstructionSetDebugLoc(direct, LLVMInstructionGetDebugLoc(call));
+        copy_call_properties_to_void_call(call, direct, count);
         LLVMValueRef value = LLVMBuildLoad2(pass->builder, result_type, result_variable, "");
         LLVMReplaceAllUsesWith(call, value);
         LLVMInstructionEraseFromParent(call);
@@ -235,16 +226,7 @@ static void call_with_callee_type(polls_pass *pass, LLVMValueRef call, LLVMValue
 {
     LLVMTypeRef callee_type = LLVMGlobalGetValueType(callee);
     unsigned count = LLVMCountParamTypes(callee_type);
-    LLVMValueRef *args = xcalloc(count + 1, sizeof *args);
-    for (unsigned i = 0; i < count; i++)
-        args[i] = LLVMGetOperand(call, i);
-    LLVMPositionBuilderBefore(pass->builder, call);
-    LLVMValueRef direct =
-        LLVMIsAInvokeInst(call)
-            ? LLVMBuildInvoke2(pass->builder, callee_type, callee, args, count,
-                               LLVMGetNormalDest(call), LLVMGetUnwindDest(call), "")
-            : LLVMBuildCall2(pass->builder, callee_type, callee, args, count, "");
-    free(args);
+    LLVMValueRef direct = rebuild_call(pass, call, callee_type, callee, count, NULL, 0);
     copy_call_properties(call, direct, count);
     replace_instruction(call, direct);
 }

@@ -388,11 +388,16 @@ static const char *corral_opt_level(const driver *d)
     return d->optimize;
 }
 
+static int starts_with(const char *text, const char *prefix)
+{
+    return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
 /* A pass flag the command line gave: FLAG itself, or FLAG followed by a value. */
 static int has_pass_flag(const driver *d, const char *flag)
 {
     for (size_t i = 0; i < d->pass_flags.count; i++)
-        if (strncmp(d->pass_flags.items[i], flag, strlen(flag)) == 0)
+        if (starts_with(d->pass_flags.items[i], flag))
             return 1;
     return 0;
 }
@@ -693,11 +698,6 @@ static const char *const pass_switches[] = {
     "--report-poll-distance", "--externals-managed", "--no-default-leaves",
     "--allow-unpolled-loops", "--whole-program",
 };
-
-static int starts_with(const char *text, const char *prefix)
-{
-    return strncmp(text, prefix, strlen(prefix)) == 0;
-}
 
 static int is_pass_option(const char *arg)
 {
