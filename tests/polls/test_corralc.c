@@ -36,6 +36,18 @@ static void check_corralc(const char *args, int status, const char *expected,
     command_result_free(&result);
 }
 
+/* check_corralc at -O0..-O3: "-ON ARGS", described "-ON: WHAT". */
+static void check_corralc_at_each_level(const char *args, int status, const char *expected,
+                                        const char *what)
+{
+    for (int level = 0; level <= 3; level++) {
+        char level_args[256], description[256];
+        snprintf(level_args, sizeof level_args, "-O%d %s", level, args);
+        snprintf(description, sizeof description, "-O%d: %s", level, what);
+        check_corralc(level_args, status, expected, description);
+    }
+}
+
 static const char main_source[] =
     "#include <corral.h>\n"
     "#include <stdio.h>\n"
@@ -252,13 +264,8 @@ static void test_unprototyped_calls(void)
                              "int promoted(c, f) char c; float f; { return c + (f == 1.0f); }\n");
     write_source("bad_caller.c", "long scale();\n"
                                  "int main(void) { return (int)scale(2.5, 2L); }\n");
-    for (int level = 0; level <= 3; level++) {
-        char args[96], description[96];
-        snprintf(args, sizeof args, "-O%d caller.c callee.c -o unprototyped && ./unprototyped", level);
-        snprintf(description, sizeof description,
-                 "-O%d: calls through declarations without a prototype run", level);
-        check_corralc(args, 0, "total 44", description);
-    }
+    check_corralc_at_each_level("caller.c callee.c -o unprototyped && ./unprototyped", 0,
+                                "total 44", "calls through declarations without a prototype run");
     /* At -O1 and above the optimiser rewrites such a call itself (it passes
      * the double's bits as an integer) before the pass sees it. */
     check_corralc("-O0 bad_caller.c callee.c -o bad", 1,
@@ -292,20 +299,12 @@ static void test_varargs_doubles(void)
                                 "void (*volatile pointer)(double *, int, ...) = vsum;\n"
                                 "void vsum(double *out, int n, ...) { *out = n; }\n"
                                 "int main(void) { double s; pointer(&s, 1, 2.0); return s != 1; }\n");
-    for (int level = 0; level <= 3; level++) {
-        char args[64], description[96];
-        snprintf(args, sizeof args, "-O%d vdoubles.c -o vdoubles && ./vdoubles", level);
-        snprintf(description, sizeof description,
-                 "-O%d: doubles through a managed varargs call reach the callee", level);
-        check_corralc(args, 0, "sum 1004.5", description);
-        snprintf(args, sizeof args, "-O%d vindirect.c -o vindirect", level);
-        snprintf(description, sizeof description,
-                 "-O%d: an indirect varargs call passing a double is rejected by name", level);
-        check_corralc(args, 1,
-                      "main: indirect call of a varargs function with a floating-point or "
-                      "vector argument",
-                      description);
-    }
+    check_corralc_at_each_level("vdoubles.c -o vdoubles && ./vdoubles", 0, "sum 1004.5",
+                                "doubles through a managed varargs call reach the callee");
+    check_corralc_at_each_level("vindirect.c -o vindirect", 1,
+                                "main: indirect call of a varargs function with a "
+                                "floating-point or vector argument",
+                                "an indirect varargs call passing a double is rejected by name");
 }
 
 /* A varargs function with a result need not be static in an executable:
@@ -338,13 +337,8 @@ static void test_whole_program_varargs(void)
                             "    printf(\"total %ld\\n\", total);\n"
                             "    return total != 165;\n"
                             "}\n");
-    for (int level = 0; level <= 3; level++) {
-        char args[128], description[96];
-        snprintf(args, sizeof args, "-O%d vmain.c vlib.c -o vprogram && ./vprogram", level);
-        snprintf(description, sizeof description,
-                 "-O%d: a program calls non-static varargs functions with results", level);
-        check_corralc(args, 0, "total 165", description);
-    }
+    check_corralc_at_each_level("vmain.c vlib.c -o vprogram && ./vprogram", 0, "total 165",
+                                "a program calls non-static varargs functions with results");
     check_corralc("-O2 -c vmain.c vlib.c && " CORRALC " --runtime=" FAKE_RUNTIME
                   " -O2 vmain.o vlib.o -o vprogram && ./vprogram",
                   0, "total 165", "and so does one compiled with -c and linked later");
