@@ -134,29 +134,6 @@ static void check_return(polls_pass *pass, LLVMValueRef function, LLVMValueRef r
                    "return the object and an offset, or make the function static inline");
 }
 
-/* The names GCC and clang treat as returns_twice (after stripping "_" or
- * "__"): corralc passes -fno-builtin, so clang marks none of them itself.
- * swapcontext, setcontext and makecontext return at most once. */
-static int is_returns_twice_name(const char *name)
-{
-    static const char *const names[] = {"setjmp", "sigsetjmp", "savectx", "qsetjmp",
-                                        "vfork", "getcontext",
-                                        /* __builtin_setjmp: no returns_twice attribute */
-                                        "llvm.eh.sjlj.setjmp"};
-    for (int i = 0; i < 2 && *name == '_'; i++)
-        name++;
-    return string_in(name, names, sizeof names / sizeof names[0]);
-}
-
-static int call_returns_twice(LLVMValueRef call)
-{
-    unsigned kind = LLVMGetEnumAttributeKindForName("returns_twice", strlen("returns_twice"));
-    LLVMValueRef callee = called_function(call);
-    return LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind) ||
-           (callee && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind)) ||
-           (callee && is_returns_twice_name(value_name(callee)));
-}
-
 /* Calls that become statepoints: shapes a statepoint cannot take. */
 static void check_statepoint_shape(polls_pass *pass, LLVMValueRef function, LLVMValueRef call,
                                    call_kind kind)
@@ -188,11 +165,14 @@ static void check_statepoint_shape(polls_pass *pass, LLVMValueRef function, LLVM
 static void check_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef call)
 {
     LLVMValueRef callee = called_function(call);
+    if (is_setjmp_call(call))
+        return; /* a direct leaf call; setjmp.c keeps what lives across it */
     if (call_returns_twice(call)) {
         pass_error(pass, function, call,
-                   "call to '%s' returns twice (setjmp, __builtin_setjmp, vfork): a "
-                   "statepoint cannot be resumed a second time; not supported in managed "
-                   "code",
+                   "call to '%s' returns twice, and only a direct call of a declared "
+                   "setjmp-like function (setjmp, sigsetjmp, __builtin_setjmp) is supported "
+                   "in managed code: not vfork, getcontext, an indirect call or a managed "
+                   "definition",
                    callee ? value_name(callee) : "(indirect)");
         return;
     }
@@ -341,7 +321,7 @@ static void collect_tainted(LLVMValueRef function, ptr_table *tainted, ptr_table
     free(worklist.items);
 }
 
-static char *describe_value(LLVMValueRef value)
+char *describe_value(LLVMValueRef value)
 {
     const char *name = value_name(value);
     if (*name)

@@ -201,6 +201,10 @@ call_kind classify_call(const polls_pass *pass, LLVMValueRef call)
         return CALL_POLL;
     if (LLVMGetIntrinsicID(callee))
         return CALL_INTRINSIC;
+    /* Never through a wrapper: setjmp must save this frame, and longjmp
+     * must not leave the thread UNMANAGED (setjmp.c). */
+    if (is_setjmp_call(call) || is_longjmp_function(callee))
+        return CALL_LEAF;
     unsigned flags = function_flags(pass, callee);
     if (flags & FUNCTION_WRAPPER)
         return CALL_UNMANAGED;

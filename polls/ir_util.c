@@ -15,25 +15,36 @@ int type_is_gc_pointer(LLVMTypeRef type)
            LLVMGetPointerAddressSpace(type) == GC_ADDRESS_SPACE;
 }
 
-int type_contains_gc_pointer(LLVMTypeRef type)
+/* Whether type holds a pointer, or (gc_only) a reference, anywhere inside. */
+static int type_contains_pointer_of(LLVMTypeRef type, int gc_only)
 {
     switch (LLVMGetTypeKind(type)) {
     case LLVMPointerTypeKind:
-        return type_is_gc_pointer(type);
+        return !gc_only || type_is_gc_pointer(type);
     case LLVMArrayTypeKind:
     case LLVMVectorTypeKind:
     case LLVMScalableVectorTypeKind:
-        return type_contains_gc_pointer(LLVMGetElementType(type));
+        return type_contains_pointer_of(LLVMGetElementType(type), gc_only);
     case LLVMStructTypeKind: {
         unsigned count = LLVMCountStructElementTypes(type);
         for (unsigned i = 0; i < count; i++)
-            if (type_contains_gc_pointer(LLVMStructGetTypeAtIndex(type, i)))
+            if (type_contains_pointer_of(LLVMStructGetTypeAtIndex(type, i), gc_only))
                 return 1;
         return 0;
     }
     default:
         return 0;
     }
+}
+
+int type_contains_gc_pointer(LLVMTypeRef type)
+{
+    return type_contains_pointer_of(type, 1);
+}
+
+int type_contains_pointer(LLVMTypeRef type)
+{
+    return type_contains_pointer_of(type, 0);
 }
 
 int type_is_gc_aggregate(LLVMTypeRef type)
@@ -269,6 +280,25 @@ unsigned tag_offset(const polls_pass *pass, LLVMValueRef value)
     if (bytes < 1 || bytes > 7 || !(tags & (1u << bytes)) || (tags & (1u << (8 - bytes))))
         return 0;
     return (unsigned)bytes;
+}
+
+LLVMValueRef private_constant(polls_pass *pass, const char *name, LLVMValueRef init)
+{
+    LLVMValueRef global = LLVMAddGlobal(pass->module, LLVMTypeOf(init), name);
+    LLVMSetInitializer(global, init);
+    LLVMSetGlobalConstant(global, 1);
+    LLVMSetLinkage(global, LLVMPrivateLinkage);
+    return global;
+}
+
+LLVMValueRef thread_local_pointer(polls_pass *pass, const char *name)
+{
+    LLVMValueRef global = LLVMGetNamedGlobal(pass->module, name);
+    if (global)
+        return global;
+    global = LLVMAddGlobal(pass->module, LLVMPointerTypeInContext(pass->context, 0), name);
+    LLVMSetThreadLocal(global, 1);
+    return global;
 }
 
 LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeRef type)

@@ -4,7 +4,23 @@
 
 #include <stdlib.h>
 
+static int counts(const polls_pass *pass, LLVMValueRef inst, safepoint_kinds kinds)
+{
+    if (!is_call_site(inst))
+        return 0;
+    if (is_setjmp_call(inst))
+        return 1;
+    return kinds == SAFEPOINTS_AND_SETJMP &&
+           (classify_call(pass, inst) == CALL_POLL || call_is_statepoint(pass, inst));
+}
+
 void safepoint_map_build(safepoint_map *map, const polls_pass *pass, LLVMValueRef function)
+{
+    safepoint_map_build_at(map, pass, function, SAFEPOINTS_AND_SETJMP);
+}
+
+void safepoint_map_build_at(safepoint_map *map, const polls_pass *pass, LLVMValueRef function,
+                            safepoint_kinds kinds)
 {
     cfg_build(&map->graph, function);
     ptr_table_init(&map->position);
@@ -15,8 +31,7 @@ void safepoint_map_build(safepoint_map *map, const polls_pass *pass, LLVMValueRe
         for (LLVMValueRef inst = LLVMGetFirstInstruction(map->graph.blocks[b]); inst;
              inst = LLVMGetNextInstruction(inst), index++) {
             ptr_table_put(&map->position, inst, index);
-            if (is_call_site(inst) &&
-                (classify_call(pass, inst) == CALL_POLL || call_is_statepoint(pass, inst))) {
+            if (counts(pass, inst, kinds)) {
                 VEC_PUSH(map->safepoints[b], index);
                 VEC_PUSH(map->calls[b], inst);
             }

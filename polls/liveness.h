@@ -1,7 +1,7 @@
 /* liveness.h — is an SSA value live across a safepoint?
  *
- * A safepoint here is a poll (a call of gc.safepoint_poll, before inlining)
- * or a call that RS4GC will make a statepoint. A value is live across one
+ * A safepoint here is a poll (a call of gc.safepoint_poll, before inlining),
+ * a call that RS4GC will make a statepoint, or a setjmp call (setjmp.c). A value is live across one
  * when the safepoint lies strictly between the value's definition and a use
  * on some path. RS4GC relocates live references; everything this module is
  * asked about is what it cannot relocate (integers made from references,
@@ -20,7 +20,14 @@ typedef struct safepoint_map {
     VEC(LLVMValueRef) *calls;    /* per block: the safepoint instructions, same order */
 } safepoint_map;
 
+/* Which calls count: safepoints (polls, statepoints) and setjmp calls, which
+ * return again after whatever collections ran before the longjmp; or the
+ * setjmp calls alone. */
+typedef enum safepoint_kinds { SAFEPOINTS_AND_SETJMP, SAFEPOINTS_SETJMP_ONLY } safepoint_kinds;
+
 void safepoint_map_build(safepoint_map *map, const polls_pass *pass, LLVMValueRef function);
+void safepoint_map_build_at(safepoint_map *map, const polls_pass *pass, LLVMValueRef function,
+                            safepoint_kinds kinds);
 void safepoint_map_free(safepoint_map *map);
 /* Returns the first safepoint value is live across, or NULL. */
 LLVMValueRef live_across_safepoint(const safepoint_map *map, LLVMValueRef value);

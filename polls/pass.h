@@ -82,6 +82,23 @@ typedef struct polls_pass {
     ptr_table gcroot_promoted_functions; /* functions whose gcroot slots were promoted */
 } polls_pass;
 
+/* ---- setjmp.c */
+/* A call of a function that returns twice (attribute or GCC's names). */
+int call_returns_twice(LLVMValueRef call);
+/* A direct call of a declared setjmp-like function: supported (not vfork,
+ * not getcontext); a leaf call, with what lives across it kept in memory. */
+int is_setjmp_call(LLVMValueRef call);
+/* A declaration of longjmp, siglongjmp or their glibc aliases. */
+int is_longjmp_function(LLVMValueRef function);
+/* Before optimisation: setjmp calls get the returns_twice attribute;
+ * unoptimised, the scalar locals of their functions stay in memory. */
+void mark_setjmp_calls(polls_pass *pass, int unoptimised);
+/* After placement and barriers: references live across a setjmp call go to
+ * a frame of root slots; the runtime saves and restores around the call. */
+void keep_references_across_setjmp(polls_pass *pass, LLVMValueRef function);
+/* After RS4GC: an error for any reference still live across a setjmp call. */
+void check_nothing_live_across_setjmp(polls_pass *pass, LLVMValueRef function);
+
 /* ---- diagnostics.c */
 /* Adds an error about function (may be NULL); at (an instruction, may be
  * NULL) appends its source location when the IR has debug info. */
@@ -92,6 +109,7 @@ __attribute__((format(printf, 4, 5))) void pass_warning(polls_pass *pass, LLVMVa
 
 /* ---- ir_util.c */
 int type_contains_gc_pointer(LLVMTypeRef type);
+int type_contains_pointer(LLVMTypeRef type); /* any address space */
 int type_is_gc_pointer(LLVMTypeRef type);
 /* A first-class aggregate (struct or array) holding a reference somewhere. */
 int type_is_gc_aggregate(LLVMTypeRef type);
@@ -121,6 +139,10 @@ LLVMValueRef object_of_address(LLVMValueRef address);
  * itself offset, and 8 - k is no reference tag (else it could be the field
  * at 8 of a reference tagged 8 - k). Else 0. */
 unsigned tag_offset(const polls_pass *pass, LLVMValueRef value);
+/* A new private constant global holding init (LLVM may rename it). */
+LLVMValueRef private_constant(polls_pass *pass, const char *name, LLVMValueRef init);
+/* The runtime's thread-local pointer variable name (declared if absent). */
+LLVMValueRef thread_local_pointer(polls_pass *pass, const char *name);
 /* The runtime function name (declared with type if absent), gc-leaf. */
 LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeRef type);
 /* An llvm.experimental.gc.statepoint.* declaration (NULL: no). */
@@ -236,6 +258,8 @@ void check_function(polls_pass *pass, LLVMValueRef function);
 void check_live_across_safepoints(polls_pass *pass, LLVMValueRef function);
 /* "a poll (file.c:3)" or "the call to 'f'"; caller frees. */
 char *describe_safepoint(const polls_pass *pass, LLVMValueRef call);
+/* 'name', or the start of its printed form when unnamed; free() it. */
+char *describe_value(LLVMValueRef value);
 
 /* ---- normalize.c: rewrite what RS4GC mishandles into forms it handles. */
 void normalize_function(polls_pass *pass, LLVMValueRef function);

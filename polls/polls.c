@@ -237,10 +237,11 @@ static void run_steps(polls_pass *pass)
     if (pass->error_count)
         return;
     strip_optnone(pass);
-    normalize_tag_offsets(pass);
-    split_coerced_reference_accesses(pass);
     const char *prepare = pass->options.prepare_pipeline ? pass->options.prepare_pipeline
                                                          : DEFAULT_PREPARE_PIPELINE;
+    mark_setjmp_calls(pass, strcmp(prepare, DEFAULT_PREPARE_PIPELINE) == 0);
+    normalize_tag_offsets(pass);
+    split_coerced_reference_accesses(pass);
     if (*prepare && run_pipeline(pass, prepare) != 0)
         return;
     lower_ref_from_int_calls(pass);
@@ -293,6 +294,11 @@ static void run_steps(polls_pass *pass)
             insert_write_barriers(pass, function, &pass->reports.items[index_]);
     if (pass->error_count || pass->options.stop_after_placement)
         return;
+    /* After barriers, whose code reads the references it reloads. */
+    FOR_EACH_MANAGED(pass, function)
+        keep_references_across_setjmp(pass, function);
+    if (pass->error_count)
+        return;
     FOR_EACH_MANAGED(pass, function)
         store_varargs_results_after_polls(pass, function);
     inline_polls(pass);
@@ -305,6 +311,8 @@ static void run_steps(polls_pass *pass)
     if (pass->error_count || run_pipeline(pass, "rewrite-statepoints-for-gc") != 0)
         return;
     remove_unused_declaration(pass, "__tmp_use"); /* RS4GC's scratch declaration */
+    FOR_EACH_MANAGED(pass, function)
+        check_nothing_live_across_setjmp(pass, function);
     save_dynamic_frame_cfas(pass);
     verify_module(pass);
 }

@@ -53,13 +53,7 @@ static int is_call_to(LLVMValueRef inst, const char *name)
 
 static LLVMValueRef chain_head(polls_pass *pass)
 {
-    LLVMValueRef head = LLVMGetNamedGlobal(pass->module, CORRAL_ABI_SHADOW_STACK_HEAD);
-    if (head)
-        return head;
-    head = LLVMAddGlobal(pass->module, LLVMPointerTypeInContext(pass->context, 0),
-                         CORRAL_ABI_SHADOW_STACK_HEAD);
-    LLVMSetThreadLocal(head, 1);
-    return head;
+    return thread_local_pointer(pass, CORRAL_ABI_SHADOW_STACK_HEAD);
 }
 
 typedef struct gcroot {
@@ -146,11 +140,8 @@ static LLVMValueRef frame_map(polls_pass *pass, LLVMValueRef function, const gcr
     LLVMValueRef init = LLVMConstStructInContext(pass->context, fields, 3, 0);
     free(meta);
     char *name = xasprintf("__gc_%s", value_name(function));
-    LLVMValueRef map = LLVMAddGlobal(pass->module, LLVMTypeOf(init), name);
+    LLVMValueRef map = private_constant(pass, name, init);
     free(name);
-    LLVMSetInitializer(map, init);
-    LLVMSetGlobalConstant(map, 1);
-    LLVMSetLinkage(map, LLVMPrivateLinkage);
     return map;
 }
 

@@ -181,26 +181,28 @@ uintptr_t walker_outermost_managed_cfa(frame_anchor from)
 /* More roots than any function has: a corrupt chain, not a frame. */
 enum { SHADOW_STACK_MAX_ROOTS = 1 << 20 };
 
-/* The thread's shadow stack (gcroot frames, corral/shadow_stack.h): every
- * root slot is a base, visited by marking and rewritten by compaction like a
- * stackmap slot. The slots live in frames that are on the stack until popped. */
-static void walk_shadow_stack(corral_thread *thread)
+/* A chain of shadow-stack frames (corral/shadow_stack.h): the gcroot
+ * frames, or the frames keeping references across setjmp. Every root slot is
+ * a base, visited by marking and rewritten by compaction like a stackmap
+ * slot. The slots live in frames that are on the stack until popped.
+ * Returns the number of entries. */
+static size_t walk_shadow_chain(corral_thread *thread, corral_shadow_stack_entry *head,
+                                const char *chain)
 {
     size_t entries = 0;
-    for (corral_shadow_stack_entry *entry = *thread->shadow_stack_head; entry;
-         entry = entry->next, entries++) {
+    for (corral_shadow_stack_entry *entry = head; entry; entry = entry->next, entries++) {
         const corral_shadow_stack_map *map = entry->map;
         if (!map || map->root_count < 0 || map->root_count > SHADOW_STACK_MAX_ROOTS ||
             map->meta_count < 0 || map->meta_count > map->root_count)
-            CORRAL_FATAL("stack walk of %s (tid %d): shadow-stack entry %zu at %p has a bad "
+            CORRAL_FATAL("stack walk of %s (tid %d): %s entry %zu at %p has a bad "
                          "frame map %p (a frame not popped before its function left: "
                          "longjmp or an exception through gcroot code?)",
-                         thread->name, (int)thread->tid, entries, (void *)entry,
+                         thread->name, (int)thread->tid, chain, entries, (void *)entry,
                          (const void *)map);
         for (int32_t i = 0; i < map->root_count; i++)
             add_base(&thread->roots, &entry->roots[i]);
     }
-    thread->roots.shadow_stack_entries = entries;
+    return entries;
 }
 
 void walker_collect_roots_from_stw(corral_thread *thread)
@@ -209,9 +211,14 @@ void walker_collect_roots_from_stw(corral_thread *thread)
     thread->roots.derived_count = 0;
     thread->roots.frames = 0;
     thread->roots.shadow_stack_entries = 0;
+    thread->roots.setjmp_frames = 0;
     thread->roots.gcroot_promoted_frames = 0;
     if (thread->shadow_stack_head)
-        walk_shadow_stack(thread);
+        thread->roots.shadow_stack_entries =
+            walk_shadow_chain(thread, *thread->shadow_stack_head, "shadow-stack");
+    if (thread->setjmp_roots_head)
+        thread->roots.setjmp_frames =
+            walk_shadow_chain(thread, *thread->setjmp_roots_head, "setjmp-root chain");
     frame_anchor anchor = thread->anchor;
     rcu_read_lock();
     for (const managed_segment *segment = thread->segment; segment; segment = segment->previous) {

@@ -86,6 +86,25 @@
 #define CORRAL_ABI_GCROOT_STATEPOINT_ID 0x67637274u /* "gcrt" */
 #define CORRAL_ABI_GCROOT_STATEPOINT_ID_TEXT "1734570612"
 
+/* setjmp in managed code (polls/setjmp.c). Around each call of setjmp,
+ * sigsetjmp or __builtin_setjmp, both gc-leaf:
+ *     CORRAL_ABI_SETJMP_SAVE(ptr state)            -- state: CORRAL_ABI_SETJMP_STATE_BYTES
+ *     %r = setjmp(...)                                in the frame, 8-aligned
+ *     CORRAL_ABI_SETJMP_RETURNED(ptr state, i32 %r, ptr function_name)
+ *   The second call does nothing when %r is 0; at the second return it drops
+ *   what longjmp skipped (chain entries, call pins) and stops with a fatal
+ *   error if longjmp came from code running UNMANAGED. A function with
+ *   references live across such a call keeps them in a frame on this chain
+ *   (corral/shadow_stack.h's layout), pushed and popped like a gcroot frame:
+ *     entry: frame = { head, @map, null... }; head = frame
+ *     each reference live across the call: stored to its root slot where it
+ *       is defined, loaded again before each use
+ *     ret: head = frame.next */
+#define CORRAL_ABI_SETJMP_SAVE "corral_setjmp_save"
+#define CORRAL_ABI_SETJMP_RETURNED "corral_setjmp_returned"
+#define CORRAL_ABI_SETJMP_STATE_BYTES 32
+#define CORRAL_ABI_SETJMP_ROOTS_HEAD "corral_setjmp_roots_head"
+
 /* Where the CFA is not at a fixed distance from the frame pointer (AArch64:
  * the frame record sits below the other saved registers), a managed function
  * with dynamic allocas gives each statepoint the deopt operands

@@ -35,6 +35,12 @@ void corral_transition_to_managed(void);
 CORRAL_LEAF void corral_pin_for_call(corral_ref object);
 CORRAL_LEAF void corral_unpin_after_call(corral_ref object);
 
+/* Around a setjmp call in managed code (corral/abi.h): save writes the
+ * state the second return restores (state: CORRAL_ABI_SETJMP_STATE_BYTES,
+ * 8-aligned); returned does nothing when result is 0. Leaf. */
+CORRAL_LEAF void corral_setjmp_save(void *state);
+CORRAL_LEAF void corral_setjmp_returned(void *state, int result, const char *function_name);
+
 /* The calling thread's TLAB, for generated allocation fast paths (the same
  * bump as corral/alloc.h, zeroing the object too unless CORRAL_TLAB_ZERO=1;
  * fall back to corral_alloc_slow). Leaf. */

@@ -44,6 +44,13 @@ typedef struct corral_shadow_stack_entry {
  * push and pop before). */
 extern __thread corral_shadow_stack_entry *corral_shadow_stack_head;
 
+/* A second chain with the same layout: the frames of managed functions that
+ * keep references live across a setjmp call in memory (polls/setjmp.c,
+ * docs/managed-c.md rule 6). Kept apart from the gcroot chain because their
+ * code has write barriers: a minor collection may run with them. Writer and
+ * reader as above; corral_setjmp_returned also resets it after a longjmp. */
+extern __thread corral_shadow_stack_entry *corral_setjmp_roots_head;
+
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }

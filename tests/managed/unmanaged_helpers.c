@@ -2,6 +2,7 @@
  * managed ones. Built by the ordinary compiler, so corral-opt never sees it;
  * managed callers reach these through GC-transition wrappers. */
 #include <corral.h>
+#include <setjmp.h>
 #include <unistd.h>
 
 /* Managed -> C -> managed: called while UNMANAGED, calls back through
@@ -33,4 +34,11 @@ long unmanaged_collect_and_sum(const char *bytes, long length, void *(*collect)(
 {
     corral_call_managed(collect, NULL);
     return unmanaged_sum_bytes(bytes, length);
+}
+
+/* longjmp out of plain C into the managed caller's setjmp: not allowed
+ * (docs/managed-c.md rule 6), the runtime stops the program. */
+void unmanaged_longjmp(jmp_buf env, int value)
+{
+    longjmp(env, value);
 }

@@ -431,6 +431,44 @@ static void test_rewrites(void)
     free(fresh);
     free(ir);
 
+    /* setjmp: what lives across it is kept in root slots of a frame. */
+    ir = opt_ok("", "setjmp_kept.ll");
+    char *kept = ir_function(ir, "kept");
+    ok(kept && strstr(kept, "store ptr %setjmp_frame, ptr @corral_setjmp_roots_head") &&
+           strstr(kept, "store ptr addrspace(1) %arg, ptr %") &&
+           appears_before(kept, "@make,", "store ptr addrspace(1) %made1, ptr %"),
+       "setjmp: the function pushes a frame; each object is stored where it is defined");
+    ok(kept && appears_before(kept, "call void @corral_setjmp_save(ptr %setjmp_state)",
+                              "call i32 @_setjmp(ptr %buf) #") &&
+           appears_before(kept, "call i32 @_setjmp(ptr %buf) #",
+                          "call void @corral_setjmp_returned(ptr %setjmp_state, i32 %"),
+       "setjmp: a direct call, between the runtime's save and restore");
+    ok(kept && strstr(kept, "%arg.kept = load ptr addrspace(1), ptr %") &&
+           strstr(kept, "%field.offset = sub i64 %") &&
+           strstr(kept, "%field.kept = getelementptr i8, ptr addrspace(1) %") &&
+           strstr(kept, ", i64 %field.offset"),
+       "setjmp: after it, each reference is loaded again, an address as its object plus the "
+       "offset measured where it was made");
+    const char *exit_block = kept ? strstr(kept, "gc.safepoint_poll.exit:") : NULL;
+    ok(exit_block && strstr(exit_block, ", ptr @corral_setjmp_roots_head") &&
+           appears_before(exit_block, ", ptr @corral_setjmp_roots_head", "ret i64 %v"),
+       "setjmp: the frame is popped at the return, after the return poll");
+    ok(ir && strstr(ir, "attributes #") && strstr(ir, "returns_twice \"gc-leaf-function\""),
+       "setjmp: the call is marked returns_twice and gc-leaf");
+    ok(ir && strstr(ir, "call void @longjmp(ptr %buf, i32 1) #"), "longjmp: a direct call, no wrapper");
+    char *plain = ir_function(ir, "plain");
+    ok(plain && !strstr(plain, "setjmp_frame") && strstr(plain, "@corral_setjmp_save"),
+       "setjmp with no reference across it: no frame, still the save and restore");
+    free(plain);
+    free(kept);
+    free(ir);
+    ir = opt_ok("", "setjmp_chosen.ll");
+    ok(ir && strstr(ir, "%field.base = select i1 %c, ptr addrspace(1) %a, ptr addrspace(1) %b") &&
+           strstr(ir, "store ptr addrspace(1) %field.base, ptr %") &&
+           strstr(ir, "%field.kept = getelementptr i8, ptr addrspace(1) %"),
+       "setjmp: an address chosen between objects keeps a select of their bases in its slot");
+    free(ir);
+
     /* A statepoint of a varargs callee cannot carry sret (LLVM 19). */
     ir = opt_ok("", "varargs_sret.ll");
     ok(ir && strstr(ir, "define void @make(ptr sret(%struct.L) align 8 %out") &&
@@ -744,7 +782,8 @@ static void test_bad_ir(void)
         {"bad_untag_int.ll", "bad_untag_int.ll: unbox: integer '%n', made from a reference, is live across the call to 'g': the object may move there; recompute it from the reference after the call, or pin the object; for a tagged immediate's payload use corral_untag_int"},
         {"bad_raw_pointer.ll", "bad_raw_pointer.ll: mixed: raw pointer '%m', made from a reference, is live across the call to"},
         {"bad_aggregate.ll", "bad_aggregate.ll: big: aggregate value '%all' holding references is live across the call to 'g'"},
-        {"bad_returns_twice.ll", "bad_returns_twice.ll: jump: call to 'setjmp' returns twice"},
+        {"bad_returns_twice.ll", "bad_returns_twice.ll: jump: call to 'vfork' returns twice, and only a direct call of a declared setjmp-like function"},
+        {"bad_setjmp_raw_pointer.ll", "bad_setjmp_raw_pointer.ll: raw: raw pointer '%m', made from a reference, is live across the call to '_setjmp'"},
         {"bad_varargs.ll", "bad_varargs.ll: log_value: a managed varargs function that returns a value must be static"},
         {"bad_musttail.ll", "bad_musttail.ll: tail: musttail call to 'callee': the call can reach a safepoint"},
         {"bad_indirect_varargs.ll", "bad_indirect_varargs.ll: call_through: indirect call of a varargs function that returns a value"},
