@@ -204,6 +204,23 @@ __attribute__((noinline)) diff_triple diff_vtriple(int count, ...)
 }
 #endif
 
+#ifdef DIFF_WITH_SETJMP
+#include <setjmp.h>
+
+/* longjmp back to buf from depth frames further down, each holding an
+ * object, after garbage (the collector thread moves everything meanwhile).
+ * setjmp then returns 1..3. */
+static __attribute__((noinline)) void diff_jump(jmp_buf buf, int depth, uint64_t salt)
+{
+    obj_ref held = diff_new_obj();
+    held->v0 = salt;
+    if (depth > 0)
+        diff_jump(buf, depth - 1, salt * 3 + 1);
+    diff_garbage((int)(salt % 40) + 1);
+    longjmp(buf, 1 + (int)(held->v0 % 3));
+}
+#endif
+
 #ifdef DIFF_WITH_PAIR
 /* Two references passed and returned by value, in registers. */
 typedef struct diff_pair {

@@ -37,6 +37,9 @@ every one but those its KNOWN_BUGS table lists for the level):
   varargs-results   non-static varargs functions returning an __int128 (passed
                     after a reference and 0-4 ints) and a struct in memory,
                     references in "..."
+  setjmp            setjmp with the function's references live across it,
+                    then calls and garbage, and a longjmp back from 1-5
+                    frames down
 """
 import argparse
 import random
@@ -44,7 +47,7 @@ import sys
 
 SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "indirect-varargs",
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
-          "threads", "computed-goto", "varargs-doubles", "varargs-results"]
+          "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -145,6 +148,8 @@ class Generator:
                 self.varargs_results(env, depth, target)
         elif kind == 9:
             self.emit("%s += diff_vla(%s, %s);" % (target, self.expr(env, 1), r.choice(env["refs"])), depth)
+            if "setjmp" in self.shapes:
+                self.setjmp_block(env, index, depth, target)
         elif kind == 10 and "asm" in self.shapes:
             self.emit("%s = diff_asm_add(%s, %d);" % (target, self.expr(env, 1), r.randrange(100)), depth)
         elif kind == 10 and "musttail" in self.shapes:
@@ -227,6 +232,31 @@ class Generator:
             name, length = r.choice(env["words"])
             return "&DIFF_WORDS(%s)[%d]" % (name, r.randrange(length))
         return "&%s->v%d" % (r.choice(env["refs"]), r.randrange(3))
+
+    def setjmp_block(self, env, index, depth, target):
+        """setjmp, then what may collect, then a longjmp back; afterwards the
+        references live across the setjmp are read. Between setjmp and
+        longjmp only a volatile local and the heap change: C leaves other
+        locals changed there indeterminate."""
+        r = self.r
+        self.emit("{", depth)
+        self.emit("jmp_buf jump;", depth + 1)
+        self.emit("volatile uint64_t acc = %s;" % self.expr(env, 1), depth + 1)
+        self.emit("int again = setjmp(jump);", depth + 1)
+        self.emit("if (again == 0) {", depth + 1)
+        for _ in range(r.randrange(1, 4)):
+            choice = r.randrange(3)
+            if choice == 0 and index > 0:
+                self.emit("acc ^= %s;" % self.call(env, index), depth + 2)
+            elif choice == 1:
+                self.emit("%s->v%d ^= %s;" % (r.choice(env["refs"]), r.randrange(3), self.expr(env, 1)),
+                          depth + 2)
+            else:
+                self.emit("diff_garbage(%d);" % r.randrange(1, 40), depth + 2)
+        self.emit("diff_jump(jump, %d, acc);" % r.randrange(0, 5), depth + 2)
+        self.emit("}", depth + 1)
+        self.emit("%s += acc + (uint64_t)again * %s;" % (target, self.expr(env, 1)), depth + 1)
+        self.emit("}", depth)
 
     def derived_select(self, env, index, depth, target):
         """A derived pointer whose base is one of two objects, live across a safepoint."""
