@@ -462,6 +462,14 @@ static void test_rewrites(void)
     free(plain);
     free(kept);
     free(ir);
+    /* The base phi of an address stepped around a loop with setjmp is
+     * itself live across the call: kept too (else the check after RS4GC
+     * stops with an internal error). */
+    ir = opt_ok("", "setjmp_loop.ll");
+    ok(ir && strstr(ir, "%p.base = phi ptr addrspace(1) [ %object, %entry ], [ %p.base.kept, %") &&
+           strstr(ir, "store ptr addrspace(1) %p.base, ptr %"),
+       "setjmp: a base phi live across the call around a loop gets a root slot of its own");
+    free(ir);
     ir = opt_ok("", "setjmp_chosen.ll");
     ok(ir && strstr(ir, "%field.base = select i1 %c, ptr addrspace(1) %a, ptr addrspace(1) %b") &&
            strstr(ir, "store ptr addrspace(1) %field.base, ptr %") &&
