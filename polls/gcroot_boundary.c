@@ -99,10 +99,7 @@ static void retype_slot_accesses(polls_pass *pass, LLVMValueRef function)
             int stores_reference = LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot &&
                                    type_is_gc_pointer(LLVMTypeOf(LLVMGetOperand(user, 0)));
             int loads_reference = LLVMIsALoadInst(user) && type_is_gc_pointer(LLVMTypeOf(user));
-            int seen = 0;
-            for (size_t a = 0; a < accesses.count; a++)
-                seen |= accesses.items[a] == user;
-            if ((stores_reference || loads_reference) && !seen)
+            if ((stores_reference || loads_reference) && !value_list_contains(&accesses, user))
                 VEC_PUSH(accesses, user);
         }
     }

@@ -72,10 +72,7 @@ static void gcroot_slots(LLVMValueRef function, value_list *slots)
     collect_gcroot_calls(function, &calls);
     for (size_t i = 0; i < calls.count; i++) {
         LLVMValueRef slot = LLVMGetOperand(calls.items[i], 0);
-        int seen = 0;
-        for (size_t s = 0; s < slots->count; s++)
-            seen |= slots->items[s] == slot;
-        if (!seen)
+        if (!value_list_contains(slots, slot))
             VEC_PUSH(*slots, slot);
     }
     free(calls.items);

@@ -171,6 +171,63 @@ LLVMValueRef first_insertion_point(LLVMBasicBlockRef block)
     return inst;
 }
 
+LLVMValueRef insertion_point_after(LLVMValueRef value)
+{
+    if (LLVMIsAArgument(value))
+        return first_insertion_point(LLVMGetEntryBasicBlock(LLVMGetParamParent(value)));
+    if (LLVMIsAPHINode(value))
+        return first_insertion_point(LLVMGetInstructionParent(value));
+    return LLVMGetNextInstruction(value);
+}
+
+int value_list_contains(const value_list *list, LLVMValueRef value)
+{
+    for (size_t i = 0; i < list->count; i++)
+        if (list->items[i] == value)
+            return 1;
+    return 0;
+}
+
+void collect_instruction_users(LLVMValueRef value, const value_list *skip, value_list *users)
+{
+    for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (LLVMIsAInstruction(user) && !(skip && value_list_contains(skip, user)) &&
+            !value_list_contains(users, user))
+            VEC_PUSH(*users, user);
+    }
+}
+
+void replace_uses_with_copies(polls_pass *pass, LLVMValueRef value, const value_list *users,
+                              copy_builder build, const void *context)
+{
+    for (size_t u = 0; u < users->count; u++) {
+        LLVMValueRef user = users->items[u];
+        if (LLVMIsAPHINode(user)) {
+            unsigned count = LLVMCountIncoming(user);
+            for (unsigned i = 0; i < count; i++) {
+                if (LLVMGetIncomingValue(user, i) != value)
+                    continue;
+                LLVMBasicBlockRef from = LLVMGetIncomingBlock(user, i);
+                /* A block listed twice must bring the same value both times. */
+                LLVMValueRef copy = NULL;
+                for (unsigned j = 0; j < i && !copy; j++)
+                    if (LLVMGetIncomingBlock(user, j) == from)
+                        copy = LLVMGetIncomingValue(user, j);
+                if (!copy)
+                    copy = build(pass, LLVMGetBasicBlockTerminator(from), context);
+                LLVMSetOperand(user, i, copy);
+            }
+            continue;
+        }
+        LLVMValueRef copy = build(pass, user, context);
+        int operands = LLVMGetNumOperands(user);
+        for (int i = 0; i < operands; i++)
+            if (LLVMGetOperand(user, (unsigned)i) == value)
+                LLVMSetOperand(user, (unsigned)i, copy);
+    }
+}
+
 int run_pipeline(polls_pass *pass, const char *pipeline)
 {
     LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();

@@ -168,67 +168,34 @@ static LLVMValueRef rebuild_aggregate(polls_pass *pass, LLVMTypeRef type, LLVMVa
     return aggregate;
 }
 
-static void position_after_definition(polls_pass *pass, LLVMValueRef value)
-{
-    if (LLVMIsAArgument(value)) {
-        LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(LLVMGetParamParent(value));
-        LLVMPositionBuilder(pass->builder, entry, first_insertion_point(entry));
-    } else if (LLVMIsAPHINode(value)) {
-        LLVMBasicBlockRef block = LLVMGetInstructionParent(value);
-        LLVMPositionBuilder(pass->builder, block, first_insertion_point(block));
-    } else {
-        LLVMPositionBuilder(pass->builder, LLVMGetInstructionParent(value),
-                            LLVMGetNextInstruction(value));
-    }
-}
+/* What replace_uses_with_copies needs to rebuild the aggregate. */
+typedef struct aggregate_copy {
+    LLVMTypeRef type;
+    const value_list *leaves;
+} aggregate_copy;
 
-static LLVMValueRef rebuild_before(polls_pass *pass, LLVMValueRef before, LLVMTypeRef type,
-                                   const value_list *leaves)
+/* A copy rebuilt right before its use from fields RS4GC relocates one by
+ * one (a copy_builder). */
+static LLVMValueRef rebuild_before(polls_pass *pass, LLVMValueRef before, const void *context)
 {
+    const aggregate_copy *copy = context;
     size_t next = 0;
     LLVMPositionBuilderBefore(pass->builder, before);
-    return rebuild_aggregate(pass, type, leaves->items, &next);
-}
-
-/* Each use gets its own copy, rebuilt right before it (for a phi: at the
- * end of the incoming block), from fields RS4GC relocates one by one. */
-static void rebuild_at_uses(polls_pass *pass, LLVMValueRef value, const value_list *users,
-                            const value_list *leaves)
-{
-    LLVMTypeRef type = LLVMTypeOf(value);
-    for (size_t u = 0; u < users->count; u++) {
-        LLVMValueRef user = users->items[u];
-        if (LLVMIsAPHINode(user)) {
-            unsigned count = LLVMCountIncoming(user);
-            for (unsigned i = 0; i < count; i++)
-                if (LLVMGetIncomingValue(user, i) == value) {
-                    LLVMValueRef end = LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(user, i));
-                    LLVMSetOperand(user, i, rebuild_before(pass, end, type, leaves));
-                }
-            continue;
-        }
-        LLVMValueRef copy = rebuild_before(pass, user, type, leaves);
-        int operands = LLVMGetNumOperands(user);
-        for (int i = 0; i < operands; i++)
-            if (LLVMGetOperand(user, (unsigned)i) == value)
-                LLVMSetOperand(user, (unsigned)i, copy);
-    }
+    return rebuild_aggregate(pass, copy->type, copy->leaves->items, &next);
 }
 
 static void split_aggregate(polls_pass *pass, LLVMValueRef value)
 {
     value_list users = {0}, leaves = {0};
-    for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
-        LLVMValueRef user = LLVMGetUser(use);
-        int seen = 0;
-        for (size_t i = 0; i < users.count; i++)
-            seen |= users.items[i] == user;
-        if (!seen && LLVMIsAInstruction(user))
-            VEC_PUSH(users, user);
-    }
-    position_after_definition(pass, value);
+    collect_instruction_users(value, NULL, &users);
+    LLVMValueRef after = insertion_point_after(value);
+    if (after)
+        LLVMPositionBuilderBefore(pass->builder, after);
+    else /* a callbr's result */
+        LLVMPositionBuilderAtEnd(pass->builder, LLVMGetInstructionParent(value));
     extract_leaves(pass, value, &leaves);
-    rebuild_at_uses(pass, value, &users, &leaves);
+    aggregate_copy copy = {LLVMTypeOf(value), &leaves};
+    replace_uses_with_copies(pass, value, &users, rebuild_before, &copy);
     free(users.items);
     free(leaves.items);
 }

@@ -183,6 +183,19 @@ void copy_parameter_attributes_of_void_version(LLVMValueRef from, int from_is_ca
 int is_counted_instruction(LLVMValueRef instruction);
 /* First instruction after the phis (and, in the entry block, the allocas). */
 LLVMValueRef first_insertion_point(LLVMBasicBlockRef block);
+/* Where to insert right after value is defined: an argument at the entry's
+ * first insertion point, a phi after its block's phis, else the next
+ * instruction. */
+LLVMValueRef insertion_point_after(LLVMValueRef value);
+int value_list_contains(const value_list *list, LLVMValueRef value);
+/* The instructions using value, each once, but those in skip (may be NULL). */
+void collect_instruction_users(LLVMValueRef value, const value_list *skip, value_list *users);
+/* Builds a copy of a value right before `before` (positions the builder). */
+typedef LLVMValueRef (*copy_builder)(polls_pass *pass, LLVMValueRef before, const void *context);
+/* Each use of value by users gets its own copy, built right before the
+ * user, or for a phi at the end of the incoming block (once per block). */
+void replace_uses_with_copies(polls_pass *pass, LLVMValueRef value, const value_list *users,
+                              copy_builder build, const void *context);
 /* Runs an LLVMRunPasses pipeline; on failure adds an error and returns -1. */
 int run_pipeline(polls_pass *pass, const char *pipeline);
 /* Replaces a phi's incoming block old_block by new_block (the C API has no

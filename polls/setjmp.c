@@ -43,18 +43,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The names GCC and clang treat as returns_twice (after stripping "_" or
- * "__"): corralc passes -fno-builtin, so clang marks none of them itself.
- * swapcontext, setcontext and makecontext return at most once. */
+/* Whether name, less a leading "_" or "__" (glibc's aliases), is one of
+ * names. */
+static int is_libc_name(const char *name, const char *const *names, size_t count)
+{
+    for (int i = 0; i < 2 && *name == '_'; i++)
+        name++;
+    return string_in(name, names, count);
+}
+
+/* The names GCC and clang treat as returns_twice: corralc passes
+ * -fno-builtin, so clang marks none of them itself. swapcontext,
+ * setcontext and makecontext return at most once. */
 static int is_returns_twice_name(const char *name)
 {
     static const char *const names[] = {"setjmp", "sigsetjmp", "savectx", "qsetjmp",
                                         "vfork", "getcontext",
                                         /* __builtin_setjmp: no returns_twice attribute */
                                         "llvm.eh.sjlj.setjmp"};
-    for (int i = 0; i < 2 && *name == '_'; i++)
-        name++;
-    return string_in(name, names, sizeof names / sizeof names[0]);
+    return is_libc_name(name, names, sizeof names / sizeof names[0]);
 }
 
 /* Those that return twice otherwise than setjmp does: vfork's child runs on
@@ -62,9 +69,7 @@ static int is_returns_twice_name(const char *name)
 static int is_unsupported_returns_twice_name(const char *name)
 {
     static const char *const names[] = {"vfork", "getcontext"};
-    for (int i = 0; i < 2 && *name == '_'; i++)
-        name++;
-    return string_in(name, names, sizeof names / sizeof names[0]);
+    return is_libc_name(name, names, sizeof names / sizeof names[0]);
 }
 
 int call_returns_twice(LLVMValueRef call)
@@ -86,10 +91,8 @@ int is_setjmp_call(LLVMValueRef call)
 int is_longjmp_function(LLVMValueRef function)
 {
     static const char *const names[] = {"longjmp", "siglongjmp", "longjmp_chk"};
-    const char *name = value_name(function);
-    for (int i = 0; i < 2 && *name == '_'; i++)
-        name++;
-    return LLVMIsDeclaration(function) && string_in(name, names, sizeof names / sizeof names[0]);
+    return LLVMIsDeclaration(function) &&
+           is_libc_name(value_name(function), names, sizeof names / sizeof names[0]);
 }
 
 static void add_returns_twice(polls_pass *pass, LLVMValueRef call)
@@ -121,21 +124,28 @@ static void keep_scalar_locals_in_memory(LLVMValueRef function)
         }
 }
 
+/* The supported setjmp calls of function, in order. */
+static void collect_setjmp_calls(LLVMValueRef function, value_list *calls)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst))
+            if (is_setjmp_call(inst))
+                VEC_PUSH(*calls, inst);
+}
+
 void mark_setjmp_calls(polls_pass *pass, int unoptimised)
 {
     for (LLVMValueRef function = LLVMGetFirstFunction(pass->module); function;
          function = LLVMGetNextFunction(function)) {
-        int calls_setjmp = 0;
-        for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-             block = LLVMGetNextBasicBlock(block))
-            for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-                 inst = LLVMGetNextInstruction(inst))
-                if (is_setjmp_call(inst)) {
-                    add_returns_twice(pass, inst);
-                    calls_setjmp = 1;
-                }
-        if (calls_setjmp && unoptimised)
+        value_list calls = {0};
+        collect_setjmp_calls(function, &calls);
+        for (size_t i = 0; i < calls.count; i++)
+            add_returns_twice(pass, calls.items[i]);
+        if (calls.count > 0 && unoptimised)
             keep_scalar_locals_in_memory(function);
+        free(calls.items);
     }
 }
 
@@ -154,7 +164,8 @@ typedef VEC(kept_reference) kept_list;
 typedef struct setjmp_frame {
     LLVMTypeRef type; /* { ptr next, ptr map, [N x ptr addrspace(1)] roots } */
     LLVMValueRef alloca;
-    value_list bases; /* slot i keeps bases.items[i] */
+    LLVMValueRef after_push; /* the first instruction after the push */
+    value_list bases;        /* slot i keeps bases.items[i] */
 } setjmp_frame;
 
 static int base_needs_slot(LLVMValueRef base)
@@ -212,15 +223,11 @@ static LLVMValueRef base_of(polls_pass *pass, LLVMValueRef value, ptr_table *mem
     return base;
 }
 
-/* Where what is defined may be stored or measured: arguments after the
- * frame's push, phis after their block's phis, anything else right after. */
+/* Where what is defined may be stored or measured: right after it, but
+ * arguments after the frame's push. */
 static LLVMValueRef after_definition(LLVMValueRef value, LLVMValueRef after_push)
 {
-    if (LLVMIsAPHINode(value))
-        return first_insertion_point(LLVMGetInstructionParent(value));
-    if (LLVMIsAInstruction(value))
-        return LLVMGetNextInstruction(value);
-    return after_push;
+    return LLVMIsAArgument(value) ? after_push : insertion_point_after(value);
 }
 
 /* The references of function live across one of its setjmp calls; errors
@@ -346,7 +353,7 @@ static void push_and_pop_frame(polls_pass *pass, LLVMValueRef function, setjmp_f
                    LLVMBuildStructGEP2(pass->builder, frame->type, frame->alloca, 1, ""));
     for (unsigned i = 0; i < count; i++)
         LLVMBuildStore(pass->builder, LLVMConstNull(ref), slot_address(pass, frame, i));
-    LLVMBuildStore(pass->builder, frame->alloca, head);
+    frame->after_push = LLVMGetNextInstruction(LLVMBuildStore(pass->builder, frame->alloca, head));
 
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block)) {
@@ -390,15 +397,10 @@ static LLVMValueRef measure_offset(polls_pass *pass, const setjmp_frame *frame,
 
 /* Each base into its slot where it is defined; each derived reference's
  * offset measured where it is defined. */
-static void store_bases(polls_pass *pass, LLVMValueRef function, const setjmp_frame *frame,
-                        kept_list *kept, value_list *own_uses)
+static void store_bases(polls_pass *pass, const setjmp_frame *frame, kept_list *kept,
+                        value_list *own_uses)
 {
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
-    LLVMValueRef after_push = NULL;
-    for (LLVMValueRef inst = LLVMGetFirstInstruction(entry); inst;
-         inst = LLVMGetNextInstruction(inst))
-        if (LLVMIsAStoreInst(inst) && LLVMGetOperand(inst, 1) == chain_head(pass))
-            after_push = LLVMGetNextInstruction(inst);
+    LLVMValueRef after_push = frame->after_push;
     for (size_t i = 0; i < frame->bases.count; i++) {
         LLVMValueRef base = frame->bases.items[i];
         LLVMPositionBuilderBefore(pass->builder, after_definition(base, after_push));
@@ -413,15 +415,23 @@ static void store_bases(polls_pass *pass, LLVMValueRef function, const setjmp_fr
     }
 }
 
+/* What a reload needs: the frame and the reference. */
+typedef struct reload_context {
+    const setjmp_frame *frame;
+    const kept_reference *kept;
+} reload_context;
+
 /* The reference again, before `before`: its base loaded from the slot, and
- * the offset added. */
-static LLVMValueRef reload(polls_pass *pass, const setjmp_frame *frame,
-                           const kept_reference *kept, LLVMValueRef before)
+ * the offset added (a copy_builder). */
+static LLVMValueRef reload(polls_pass *pass, LLVMValueRef before, const void *context)
 {
+    const reload_context *at = context;
+    const kept_reference *kept = at->kept;
     LLVMPositionBuilderBefore(pass->builder, before);
     LLVMTypeRef ref = LLVMPointerTypeInContext(pass->context, GC_ADDRESS_SPACE);
     char *name = xasprintf("%s.kept", value_name(kept->value));
-    LLVMValueRef base = LLVMBuildLoad2(pass->builder, ref, slot_address(pass, frame, kept->slot),
+    LLVMValueRef base = LLVMBuildLoad2(pass->builder, ref,
+                                       slot_address(pass, at->frame, kept->slot),
                                        kept->offset ? "" : name);
     if (kept->offset) {
         LLVMTypeRef i8 = LLVMInt8TypeInContext(pass->context);
@@ -432,51 +442,15 @@ static LLVMValueRef reload(polls_pass *pass, const setjmp_frame *frame,
     return base;
 }
 
-static int is_one_of(const value_list *list, LLVMValueRef value)
-{
-    for (size_t i = 0; i < list->count; i++)
-        if (list->items[i] == value)
-            return 1;
-    return 0;
-}
-
 /* Every use of the reference but the slot's own store and its offset's
- * measure reads it again: a phi at the end of the incoming block (once per
- * block), others just before. */
+ * measure reads it again. */
 static void reload_at_uses(polls_pass *pass, const setjmp_frame *frame,
                            const kept_reference *kept, const value_list *own_uses)
 {
     value_list users = {0};
-    for (LLVMUseRef use = LLVMGetFirstUse(kept->value); use; use = LLVMGetNextUse(use)) {
-        LLVMValueRef user = LLVMGetUser(use);
-        if (LLVMIsAInstruction(user) && !is_one_of(own_uses, user) && !is_one_of(&users, user))
-            VEC_PUSH(users, user);
-    }
-    for (size_t u = 0; u < users.count; u++) {
-        LLVMValueRef user = users.items[u];
-        if (LLVMIsAPHINode(user)) {
-            unsigned count = LLVMCountIncoming(user);
-            for (unsigned i = 0; i < count; i++) {
-                if (LLVMGetIncomingValue(user, i) != kept->value)
-                    continue;
-                LLVMBasicBlockRef from = LLVMGetIncomingBlock(user, i);
-                LLVMValueRef again = NULL;
-                for (unsigned j = 0; j < i && !again; j++)
-                    if (LLVMGetIncomingBlock(user, j) == from &&
-                        LLVMGetIncomingValue(user, j) != kept->value)
-                        again = LLVMGetIncomingValue(user, j); /* reloaded for this block */
-                if (!again)
-                    again = reload(pass, frame, kept, LLVMGetBasicBlockTerminator(from));
-                LLVMSetOperand(user, i, again);
-            }
-            continue;
-        }
-        LLVMValueRef again = reload(pass, frame, kept, user);
-        int operands = LLVMGetNumOperands(user);
-        for (int i = 0; i < operands; i++)
-            if (LLVMGetOperand(user, i) == kept->value)
-                LLVMSetOperand(user, (unsigned)i, again);
-    }
+    collect_instruction_users(kept->value, own_uses, &users);
+    reload_context context = {frame, kept};
+    replace_uses_with_copies(pass, kept->value, &users, reload, &context);
     free(users.items);
 }
 
@@ -530,12 +504,7 @@ static void save_and_restore_around(polls_pass *pass, LLVMValueRef function, LLV
 void keep_references_across_setjmp(polls_pass *pass, LLVMValueRef function)
 {
     value_list calls = {0};
-    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-         block = LLVMGetNextBasicBlock(block))
-        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-             inst = LLVMGetNextInstruction(inst))
-            if (is_setjmp_call(inst))
-                VEC_PUSH(calls, inst);
+    collect_setjmp_calls(function, &calls);
     if (calls.count == 0)
         return;
 
@@ -565,7 +534,7 @@ void keep_references_across_setjmp(polls_pass *pass, LLVMValueRef function)
         if (frame.bases.count > 0) {
             value_list own_uses = {0}; /* slot stores and offset measures */
             push_and_pop_frame(pass, function, &frame);
-            store_bases(pass, function, &frame, &kept, &own_uses);
+            store_bases(pass, &frame, &kept, &own_uses);
             for (size_t i = 0; i < kept.count; i++)
                 reload_at_uses(pass, &frame, &kept.items[i], &own_uses);
             free(own_uses.items);
@@ -585,12 +554,10 @@ void keep_references_across_setjmp(polls_pass *pass, LLVMValueRef function)
 
 void check_nothing_live_across_setjmp(polls_pass *pass, LLVMValueRef function)
 {
-    int calls_setjmp = 0;
-    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block && !calls_setjmp;
-         block = LLVMGetNextBasicBlock(block))
-        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst && !calls_setjmp;
-             inst = LLVMGetNextInstruction(inst))
-            calls_setjmp = is_setjmp_call(inst);
+    value_list calls = {0};
+    collect_setjmp_calls(function, &calls);
+    int calls_setjmp = calls.count > 0;
+    free(calls.items);
     if (!calls_setjmp)
         return;
     kept_list left = {0};
