@@ -115,6 +115,8 @@ CORRAL_RUNTIME_ENTRY void corral_thread_detach(void)
      * must not point at our thread-local storage any more. */
     corral_thread_tlab = (corral_tlab){0};
     self->tlab = NULL;
+    self->shadow_stack_head = NULL; /* the two chains' heads are ours too */
+    self->setjmp_roots_head = NULL;
     thread_free_handles_and_pins(self);
     self->segment = NULL;
     self->anchor = (frame_anchor){0};
