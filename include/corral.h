@@ -80,6 +80,11 @@ typedef void CORRAL_REF *corral_ref;
  * elements start at type->size. References stored in the heap always point
  * to the start of an object; tagged fields and arrays hold words of the tag
  * scheme (corral/tagged.h): immediates, or references with their tag added.
+ *
+ * The one exception is a headerless type (CORRAL_TYPE_HEADERLESS): its
+ * instances have no header at all (the struct holds only its fields) and
+ * live in regions that hold that type alone, where the region, not the
+ * object, records the type; they never move (docs/headerless.md).
  */
 typedef struct corral_type corral_type;
 
@@ -108,7 +113,14 @@ enum corral_type_flags {
     CORRAL_TYPE_PINNED = 1u << 2,      /* instances never move */
     CORRAL_TYPE_FINALIZABLE = 1u << 3, /* finalize() runs when an instance dies */
     CORRAL_TYPE_TAGGED_ARRAY = 1u << 4, /* with ARRAY: every element is a tagged word */
+    /* No corral_header: the fields start at offset 0, instances live in
+     * regions of their type alone and never move. Fixed-size types of at
+     * most CORRAL_HEADERLESS_MAX_SIZE bytes, not ARRAY, PINNED or FINALIZABLE. */
+    CORRAL_TYPE_HEADERLESS = 1u << 5,
 };
+
+/* The largest headerless type: a region (256 KiB) holds at least 256. */
+#define CORRAL_HEADERLESS_MAX_SIZE 1024u
 
 /* Checked by the heap verifier: a header that does not point at a descriptor
  * carrying this signature is reported as a corrupt object. */
@@ -145,6 +157,19 @@ struct corral_type {
                                   tagged_offsets_)                                         \
     {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(ctype), 0, 0, (ref_count_),          \
      (ref_offsets_), 0, 0, (tagged_count_), (tagged_offsets_)}
+/* A headerless fixed-size type (CORRAL_TYPE_HEADERLESS): ctype has no
+ * corral_header, its reference fields are at the given offsets:
+ *   struct node { struct node CORRAL_REF *left, *right; };   16 bytes, not 24
+ *   static const uint32_t node_refs[] = {offsetof(struct node, left), ...};
+ *   static const corral_type node_type =
+ *       CORRAL_HEADERLESS_STRUCT_TYPE("node", struct node, node_refs);     */
+#define CORRAL_HEADERLESS_STRUCT_TYPE(name_, ctype, offsets)                               \
+    {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(ctype), 0, CORRAL_TYPE_HEADERLESS,     \
+     (uint32_t)(sizeof(offsets) / sizeof((offsets)[0])), (offsets), 0, 0, 0, 0}
+/* A headerless type with no reference fields (a boxed number, say). */
+#define CORRAL_HEADERLESS_LEAF_TYPE(name_, ctype)                                          \
+    {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(ctype), 0, CORRAL_TYPE_HEADERLESS, 0, 0, \
+     0, 0, 0, 0}
 /* A fixed-size type with no reference fields. */
 #define CORRAL_LEAF_TYPE(name_, ctype)                                                     \
     {CORRAL_TYPE_SIGNATURE, name_, (uint32_t)sizeof(ctype), 0, 0, 0, 0, 0, 0, 0, 0}

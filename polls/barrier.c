@@ -139,7 +139,10 @@ static int no_safepoint_between(const polls_pass *pass, const cfg *graph,
 }
 
 /* The inlined fast path's object: a reference made (normalize.c: ptrtoint +
- * inttoptr) from a load of the TLAB cursor, the first word of corral_thread_tlab. */
+ * inttoptr) from a load of a cursor in corral_thread_tlab: the TLAB's, its
+ * first word, or a headerless type's (corral_tlab.typed[i].cursor, an
+ * address computed from corral_thread_tlab). Its other words are limits and
+ * types, never made into references. */
 static int is_tlab_bump(LLVMValueRef value)
 {
     if (!LLVMIsAIntToPtrInst(value))
@@ -151,6 +154,9 @@ static int is_tlab_bump(LLVMValueRef value)
     if (!LLVMIsALoadInst(cursor))
         return 0;
     LLVMValueRef tlab = LLVMGetOperand(cursor, 0);
+    while (LLVMIsAGetElementPtrInst(tlab) ||
+           (LLVMIsAConstantExpr(tlab) && LLVMGetConstOpcode(tlab) == LLVMGetElementPtr))
+        tlab = LLVMGetOperand(tlab, 0);
     if (LLVMIsACallInst(tlab)) { /* llvm.threadlocal.address(@corral_thread_tlab) */
         LLVMValueRef callee = called_function(tlab);
         if (!callee || strncmp(value_name(callee), "llvm.threadlocal.address", 24) != 0)

@@ -23,6 +23,7 @@
 #include "object.h"
 #include "roots.h"
 #include "stress.h"
+#include "typed_space.h"
 
 __thread corral_tlab corral_thread_tlab __attribute__((tls_model("initial-exec")));
 
@@ -174,6 +175,45 @@ static void *allocate_small(corral_thread *self, size_t size)
     return chunk;
 }
 
+/* A headerless object (typed_space.h): from the thread's run of free slots
+ * of its type, or a new run, which replaces the entry's run of another type
+ * (its unused end is given back when nothing was taken after it). */
+static void *allocate_headerless(corral_thread *self, const corral_type *type, size_t size)
+{
+    corral_typed_tlab *entry = &corral_thread_tlab.typed[corral_typed_tlab_index(type)];
+    if (entry->type == type && size <= (size_t)(entry->limit - entry->cursor)) {
+        void *object = entry->cursor;
+        entry->cursor += size;
+        return object;
+    }
+    if (entry->type)
+        heap_unreserve(typed_space_give_back(entry->type, entry->cursor, entry->limit));
+    *entry = (corral_typed_tlab){0};
+    /* Allocation stress counts in the slow path: one slot at a time. */
+    bool one_slot = stress_counts_allocations();
+    for (int attempt = 0;; attempt++) {
+        size_t reserved = heap_reserve(size, one_slot ? size : tlab_size, budget_limit(attempt));
+        if (reserved) {
+            size_t got;
+            char *run = typed_space_take_run(type, size, reserved, &got);
+            if (reserved != got)
+                heap_unreserve(reserved - got);
+            if (run) {
+                heap_count_allocated(got);
+                if (zero_chunks)
+                    memset(run, 0, got);
+                else if (poison_chunks)
+                    heap_poison_range(run, run + got);
+                if (got > size)
+                    *entry = (corral_typed_tlab){type, run + size, run + got};
+                return run;
+            }
+        }
+        if (!collect_for_request(self, attempt, size, "alloc"))
+            return out_of_memory(size);
+    }
+}
+
 static _Noreturn void bad_request(const corral_type *type, uint64_t length, const char *problem)
 {
     CORRAL_FATAL("corral_alloc(type %p '%s', length %" PRIu64 "): %s", (const void *)type,
@@ -198,6 +238,12 @@ static void *allocate(corral_thread *self, const corral_type *type, uint64_t len
     self->allocations++;
     if (stress_allocation_due(self))
         gc_collect(self, "stress-alloc", GC_WANT_ANY);
+    if (type->flags & CORRAL_TYPE_HEADERLESS) {
+        void *object = allocate_headerless(self, type, size);
+        if (object && !zero_chunks)
+            memset(object, 0, size);
+        return object;
+    }
     bool large = size >= large_threshold || (type->flags & CORRAL_TYPE_PINNED);
     void *object = large ? allocate_large(self, size) : allocate_small(self, size);
     if (!object)

@@ -283,8 +283,9 @@ static void decide_moving_regions(const compact_plan *plan, const stop_report *s
     heap_region *regions = corral_heap.regions;
     roots_for_each_pinned_from_stw(note_pinned, NULL);
     call_pins_for_each_from_stw(stop, note_pinned, NULL);
+    /* Headerless objects have no header to find their type by elsewhere. */
     for (size_t r = 0; r < used_regions; r++)
-        regions[r].moves = !regions[r].has_pinned;
+        regions[r].moves = !regions[r].has_pinned && !corral_region_types.types[r];
     unsigned dense = corral_runtime_config.dense_prefix;
     if (dense && !corral_runtime_config.stress_move_all) {
         for (size_t r = 0; r < used_regions; r++) {

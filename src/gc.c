@@ -18,6 +18,7 @@
 #include "roots.h"
 #include "stats.h"
 #include "thread.h"
+#include "typed_space.h"
 #include "verify.h"
 #include "workers.h"
 
@@ -92,8 +93,11 @@ static void collect_young_from_stw(gc_cycle *cycle)
     remset_begin_minor_from_stw(keep_young);
     mark_from_stw(cycle);
     uint64_t start = gc_workers_now_ns();
-    cycle->promoted_bytes =
-        heap_sweep_young_from_stw(config->stress_poison, keep_young, cycle->marked_bytes);
+    /* Before the nursery's sweep: remset_rescan_from_stw reads every age bit. */
+    typed_space_sweep typed = typed_space_sweep_from_stw(true, keep_young, config->stress_poison);
+    cycle->promoted_bytes = typed.promoted_bytes +
+                            heap_sweep_young_from_stw(config->stress_poison, keep_young,
+                                                      cycle->marked_bytes, typed.young_bytes);
     if (keep_young)
         remset_rescan_from_stw(); /* reads the young large objects: before their sweep */
     cycle->los_live_bytes = los_sweep_from_stw(true);
@@ -109,6 +113,9 @@ static void collect_all_from_stw(gc_cycle *cycle)
     mark_from_stw(cycle);
     if (config->verify & CORRAL_VERIFY_REMARK)
         mark_remark_check_from_stw(cycle);
+    /* Headerless regions stay in place; the empty ones are given back before
+     * the plan, which then frees them. */
+    typed_space_sweep_from_stw(false, false, config->stress_poison);
     cycle->los_live_bytes = los_sweep_from_stw(generation_enabled());
     char *top_before = corral_heap.top;
     compact_plan plan;

@@ -7,6 +7,7 @@
 #include "los.h"
 #include "region_loop.h"
 #include "stress.h"
+#include "typed_space.h"
 
 /* Set by generation_init before any thread attaches; read-only afterwards. */
 static bool enabled;
@@ -92,5 +93,6 @@ void generation_prepare_major_from_stw(void)
 {
     heap_clear_bitmaps_from_stw();
     heap_forget_ages_from_stw();
+    typed_space_forget_ages_from_stw();
     los_clear_marks_from_stw();
 }

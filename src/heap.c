@@ -11,6 +11,7 @@
 #include "vec.h"
 
 heap corral_heap;
+region_type_table corral_region_types;
 
 /* Reserves length bytes of address space that cost nothing until touched. */
 static void *reserve(size_t length, const char *what)
@@ -62,11 +63,15 @@ int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness)
     h->live_bits = reserve(words * sizeof(uint64_t), "live bitmap");
     h->scratch_bits = reserve(words * sizeof(uint64_t), "scratch bitmap");
     h->age_bits = reserve(words * sizeof(uint64_t), "age bitmap");
+    h->alloc_bits = reserve(words * sizeof(uint64_t), "headerless slot bitmap");
+    corral_region_types = (region_type_table){(uintptr_t)h->base, h->region_count,
+                                              reserve(h->region_count * sizeof(corral_type *),
+                                                      "region type table")};
     h->block_dest = reserve(words * sizeof(uint32_t), "forwarding table");
     h->region_moves = reserve(h->region_count, "region table");
     h->regions = reserve(h->region_count * sizeof(heap_region), "region table");
-    if (!h->start_bits || !h->live_bits || !h->scratch_bits || !h->age_bits || !h->block_dest ||
-        !h->region_moves || !h->regions)
+    if (!h->start_bits || !h->live_bits || !h->scratch_bits || !h->age_bits || !h->alloc_bits ||
+        !corral_region_types.types || !h->block_dest || !h->region_moves || !h->regions)
         return CORRAL_ERROR_NO_MEMORY;
     pthread_mutex_init(&h->alloc_lock, NULL);
     h->range_capacity = 64;
@@ -96,6 +101,9 @@ void heap_destroy(void)
     munmap(h->live_bits, words * sizeof(uint64_t));
     munmap(h->scratch_bits, words * sizeof(uint64_t));
     munmap(h->age_bits, words * sizeof(uint64_t));
+    munmap(h->alloc_bits, words * sizeof(uint64_t));
+    munmap(corral_region_types.types, h->region_count * sizeof(corral_type *));
+    corral_region_types = (region_type_table){0};
     munmap(h->block_dest, words * sizeof(uint32_t));
     munmap(h->region_moves, h->region_count);
     munmap(h->regions, h->region_count * sizeof(heap_region));
@@ -149,6 +157,39 @@ char *heap_take_chunk(size_t min_bytes, size_t want_bytes, size_t *got)
     pthread_mutex_unlock(&h->alloc_lock);
     *got = size;
     return chunk;
+}
+
+/* The range keeps what lies below the region and its young memory
+ * ([origin, start), which minor collections sweep); what lies above the
+ * region becomes a range of its own, none of it handed out yet. */
+size_t heap_take_region_locked(void)
+{
+    heap *h = &corral_heap;
+    for (size_t i = h->range_next; i < h->range_count; i++) {
+        heap_free_range *range = &h->ranges[i];
+        char *region = (char *)(((uintptr_t)range->start + HEAP_REGION_SIZE - 1) &
+                                ~(uintptr_t)(HEAP_REGION_SIZE - 1));
+        if (region >= range->end || (size_t)(range->end - region) < HEAP_REGION_SIZE)
+            continue;
+        char *above = region + HEAP_REGION_SIZE;
+        ARRAY_RESERVE(h->ranges, h->range_capacity, h->range_count + 1);
+        ARRAY_RESERVE(h->range_origins, h->range_origin_capacity, h->range_count + 1);
+        range = &h->ranges[i];
+        memmove(&h->ranges[i + 2], &h->ranges[i + 1],
+                (h->range_count - i - 1) * sizeof *h->ranges);
+        memmove(&h->range_origins[i + 2], &h->range_origins[i + 1],
+                (h->range_count - i - 1) * sizeof *h->range_origins);
+        h->ranges[i + 1] = (heap_free_range){above, range->end};
+        h->range_origins[i + 1] = above;
+        range->end = region;
+        h->range_count++;
+        if (above > h->top)
+            h->top = above;
+        if (h->top > h->high_water)
+            h->high_water = h->top;
+        return heap_region_index(region);
+    }
+    return SIZE_MAX;
 }
 
 size_t heap_reserve(size_t min_bytes, size_t want_bytes, size_t limit)

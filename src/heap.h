@@ -11,6 +11,9 @@
  *   live_bits   this granule belongs to a marked object (set when scanned)
  *   age_bits    generational only: a young object that has survived one
  *               minor collection starts here (generation.h, "aging")
+ *   alloc_bits  in regions of a headerless type only: the slot starting
+ *               here was taken (live or aging) when the last collection
+ *               ended (typed_space.h)
  * One bitmap word covers a 512-byte block; block_dest[w] is where the first
  * live granule of block w goes, so the new address of an object is
  *   base + 8 * (block_dest[w] + popcount(live_bits[w] below the object))
@@ -31,7 +34,7 @@
 #include "heap_sizer.h"
 #include "object.h"
 
-#define HEAP_REGION_SHIFT 18u /* 256 KiB: the unit of compaction scheduling */
+#define HEAP_REGION_SHIFT CORRAL_REGION_SHIFT /* 256 KiB: the unit of compaction scheduling */
 #define HEAP_REGION_SIZE ((size_t)1 << HEAP_REGION_SHIFT)
 #define HEAP_BLOCK_GRANULES 64u /* one bitmap word */
 #define HEAP_BLOCK_SIZE (HEAP_BLOCK_GRANULES * CORRAL_GRANULE)
@@ -86,6 +89,9 @@ typedef struct heap {
      * workers (atomic or/and on words shared by two pieces), read by the
      * marker's card scan and the sweep; all zero after a major collection. */
     uint64_t *age_bits;
+    /* Headerless regions' occupied slots (above). Written by the collector
+     * with the world stopped, read by the typed allocator under alloc_lock. */
+    uint64_t *alloc_bits;
 
     /* Allocation. Writers: mutators refilling TLABs (under alloc_lock) and the
      * collector while the world is stopped. */
@@ -225,6 +231,11 @@ static inline void *heap_forward(void *pointer)
  * left. Thread: a mutator (MANAGED) or the collector. */
 char *heap_take_chunk(size_t min_bytes, size_t want_bytes, size_t *got);
 
+/* Takes a whole free region out of the free ranges for a headerless type
+ * (typed_space.h); returns its index, or SIZE_MAX when no free range holds
+ * one. The caller holds alloc_lock. */
+size_t heap_take_region_locked(void);
+
 /* Reserves between min_bytes and want_bytes (granule multiples) of the
  * budget so that live_after_gc + allocated_since_gc stays <= limit, in one
  * atomic step; returns the bytes reserved, 0 when not even min_bytes fit.
@@ -252,9 +263,12 @@ void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_
  * age_bits) when keep_young; aging survivors become old, and the cards of
  * their slots that hold an aging object are dirtied. Sets live_after_gc
  * from survivor_bytes and resets the allocation budget, not the sizer's
- * limit. Returns the bytes that became old. */
+ * limit; typed_young_bytes are the headerless survivors kept young
+ * (typed_space.h), counted in survivor_bytes and again at the next minor
+ * collection like the nursery's. Returns the bytes that became old. */
 #define HEAP_MIN_HOLE 256u
-size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_bytes);
+size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_bytes,
+                                 size_t typed_young_bytes);
 /* Before a major collection: no object is aging any more. */
 void heap_forget_ages_from_stw(void);
 

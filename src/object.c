@@ -9,7 +9,8 @@ static const char *field_offsets_problem(const corral_type *type, const uint32_t
         uint32_t offset = offsets[i];
         if (offset % sizeof(void *))
             return "a reference or tagged field offset is not 8-byte aligned";
-        if (offset < sizeof(corral_header) || offset + sizeof(void *) > type->size)
+        size_t first = (type->flags & CORRAL_TYPE_HEADERLESS) ? 0 : sizeof(corral_header);
+        if (offset < first || offset + sizeof(void *) > type->size)
             return "a reference or tagged field offset lies outside the object's fixed part";
     }
     return NULL;
@@ -22,7 +23,13 @@ const char *corral_type_problem(const corral_type *type)
     if (type->signature != CORRAL_TYPE_SIGNATURE)
         return "the type has no CORRAL_TYPE_SIGNATURE (not a corral_type, or corrupt)";
     bool array = type->flags & CORRAL_TYPE_ARRAY;
-    if (type->size < (array ? sizeof(corral_array_header) : sizeof(corral_header)))
+    if (type->flags & CORRAL_TYPE_HEADERLESS) {
+        if (type->flags & (CORRAL_TYPE_ARRAY | CORRAL_TYPE_PINNED | CORRAL_TYPE_FINALIZABLE))
+            return "a headerless type cannot be an array, pinned or finalizable "
+                   "(CORRAL_TYPE_HEADERLESS with ARRAY, PINNED or FINALIZABLE)";
+        if (type->size == 0 || type->size > CORRAL_HEADERLESS_MAX_SIZE)
+            return "a headerless type's size must be 1 to CORRAL_HEADERLESS_MAX_SIZE (1024) bytes";
+    } else if (type->size < (array ? sizeof(corral_array_header) : sizeof(corral_header)))
         return array ? "an array type's size must include the header and length word (16 bytes)"
                      : "a type's size must include the 8-byte header";
     if ((type->flags & CORRAL_TYPE_REF_ARRAY) && (!array || type->element_size != sizeof(void *)))

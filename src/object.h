@@ -1,7 +1,8 @@
 /* object.h — reading objects: size, reference slots, type sanity.
  *
- * Every object starts with a corral_header (a pointer to its corral_type);
- * arrays follow it with a 64-bit length. Sizes are rounded up to the 8-byte
+ * Every object starts with a corral_header (a pointer to its corral_type),
+ * except a headerless one, whose region records its type (typed_space.h);
+ * arrays follow the header with a 64-bit length. Sizes are rounded up to the 8-byte
  * granule the heap and its bitmaps are measured in.
  */
 #ifndef CORRAL_OBJECT_H
@@ -22,8 +23,35 @@ static inline size_t granule_round_up(size_t bytes)
     return (bytes + CORRAL_GRANULE - 1) & ~(size_t)(CORRAL_GRANULE - 1);
 }
 
+/* Heap regions are 2^CORRAL_REGION_SHIFT bytes (heap.h). */
+#define CORRAL_REGION_SHIFT 18u
+
+/* Where the type of a headerless object is kept: by region
+ * (typed_space.h). Set up by heap_init; types[r] is written by the typed
+ * allocator under the heap's allocation lock and by the collector with the
+ * world stopped, and read by the collector (and the verifier) with the world
+ * stopped, so plain accesses suffice. */
+typedef struct region_type_table {
+    uintptr_t base;           /* the heap's base */
+    size_t count;             /* regions in the reservation */
+    const corral_type **types; /* per region: its headerless type, or NULL */
+} region_type_table;
+
+extern region_type_table corral_region_types;
+
+/* The headerless type of the region object lies in; NULL when it has
+ * headers (or lies outside the heap: a large object). */
+static inline const corral_type *region_headerless_type(const void *object)
+{
+    uintptr_t region = ((uintptr_t)object - corral_region_types.base) >> CORRAL_REGION_SHIFT;
+    return region < corral_region_types.count ? corral_region_types.types[region] : NULL;
+}
+
 static inline const corral_type *object_type(const void *object)
 {
+    const corral_type *headerless = region_headerless_type(object);
+    if (__builtin_expect(headerless != NULL, 0))
+        return headerless;
     return ((const corral_header *)object)->type;
 }
 

@@ -32,6 +32,7 @@
 #include "roots.h"
 #include "stats.h"
 #include "thread.h"
+#include "typed_space.h"
 #include "vec.h"
 
 enum { VERIFY_REPORT_LIMIT = 10 };
@@ -124,6 +125,8 @@ static const char *reference_problem(const verifier *v, const void *reference)
     if ((uintptr_t)reference & (CORRAL_GRANULE - 1))
         return "not 8-byte aligned (an interior pointer stored in the heap?)";
     if (heap_contains(reference)) {
+        if (region_headerless_type(reference))
+            return typed_space_reference_problem(reference);
         const corral_header *header = reference;
         if ((uint64_t)(uintptr_t)header->type == CORRAL_POISON_PATTERN)
             return "points into memory vacated by the collector (poison pattern 0xbadc0ffee0ddf00d):"

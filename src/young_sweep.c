@@ -317,7 +317,8 @@ static void join(void)
         VEC_PUSH(swept, ((heap_free_range){h->end, h->end}));
 }
 
-size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_bytes)
+size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_bytes,
+                                 size_t typed_young_bytes)
 {
     heap *h = &corral_heap;
     collect_intervals();
@@ -340,7 +341,7 @@ size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_b
     }
     /* The objects that were aging are counted again among the survivors. */
     h->live_after_gc = h->live_after_gc - aging_bytes + survivor_bytes;
-    aging_bytes = young;
+    aging_bytes = young + typed_young_bytes;
     return promoted;
 }
 

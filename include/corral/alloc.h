@@ -24,10 +24,24 @@ extern "C" {
 /* The calling thread's bump region. Writer: the owning thread (fast path and
  * refill). Reader: the owning thread; the collector reads and resets it only
  * while the owner is stopped (PARKED/UNMANAGED), so plain accesses suffice. */
+typedef struct corral_typed_tlab {
+    const struct corral_type *type; /* whose slots [cursor, limit) are; NULL: empty */
+    char *cursor;                   /* next free slot */
+    char *limit;                    /* end of this run of free slots */
+} corral_typed_tlab;
+
+/* Headerless types (CORRAL_TYPE_HEADERLESS) a thread bumps through at once;
+ * a type's entry is chosen by its address, and a type that finds another
+ * in its entry takes the slow path, which hands the entry over. */
+#define CORRAL_TYPED_TLABS 8u
+
 typedef struct corral_tlab {
     char *cursor;         /* next free byte */
     char *limit;          /* end of the buffer; cursor == limit == NULL when unattached */
     uint64_t max_inline;  /* larger requests take the slow path (large-object threshold) */
+    /* Runs of free slots in regions of one headerless type each. Appended
+     * after the fields above, whose offsets JIT fast paths use. */
+    corral_typed_tlab typed[CORRAL_TYPED_TLABS];
 } corral_tlab;
 
 extern __thread corral_tlab corral_thread_tlab __attribute__((tls_model("initial-exec")));
@@ -39,9 +53,34 @@ extern __thread corral_tlab corral_thread_tlab __attribute__((tls_model("initial
 /* Types whose instances need the slow path (registration, or the LOS). */
 #define CORRAL_SLOW_PATH_TYPE_FLAGS (CORRAL_TYPE_FINALIZABLE | CORRAL_TYPE_PINNED)
 
+/* The entry of corral_tlab.typed a headerless type uses: descriptors are
+ * 8-byte aligned and usually declared side by side. */
+static inline __attribute__((always_inline)) unsigned corral_typed_tlab_index(const corral_type *type)
+{
+    return (unsigned)(((uintptr_t)type >> 3) % CORRAL_TYPED_TLABS);
+}
+
+/* Allocates an instance of a headerless type: a bump through its run of
+ * free slots, no header to write. Thread: MANAGED; may GC. */
+static inline __attribute__((always_inline)) void CORRAL_REF *corral_alloc_headerless(
+    const corral_type *type)
+{
+    uint64_t bytes = ((uint64_t)type->size + 7) & ~UINT64_C(7);
+    corral_typed_tlab *tlab = &corral_thread_tlab.typed[corral_typed_tlab_index(type)];
+    char *cursor = tlab->cursor;
+    if (__builtin_expect(tlab->type == type && bytes <= (uint64_t)(tlab->limit - cursor), 1)) {
+        tlab->cursor = cursor + bytes;
+        __builtin_memset(cursor, 0, bytes);
+        return (void CORRAL_REF *)cursor;
+    }
+    return corral_alloc_slow(type, 0);
+}
+
 /* Allocates an instance of a fixed-size type. Thread: MANAGED; may GC. */
 static inline __attribute__((always_inline)) void CORRAL_REF *corral_alloc(const corral_type *type)
 {
+    if (type->flags & CORRAL_TYPE_HEADERLESS)
+        return corral_alloc_headerless(type);
     uint64_t bytes = ((uint64_t)type->size + 7) & ~UINT64_C(7);
     corral_tlab *tlab = &corral_thread_tlab;
     char *cursor = tlab->cursor;

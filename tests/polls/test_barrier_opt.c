@@ -68,6 +68,8 @@ static void test_barriers(void)
     is_int(marks_in(ir, "store_after_call"), 1, "a safepoint after the allocation: a barrier");
     is_int(marks_in(ir, "store_fresh_inlined"), 0,
            "both stores into the inlined allocation (TLAB bump or slow path): elided");
+    is_int(marks_in(ir, "store_fresh_headerless"), 0,
+           "both stores into a headerless type's inlined allocation (its typed cursor): elided");
     is_int(marks_in(ir, "fresh_then_call"), 1, "elided before a call, a barrier after it");
     is_int(marks_in(ir, "fresh_across_loop"), 2,
            "an allocation carried round a polled loop, or past its exit: barriers");

@@ -76,6 +76,30 @@ done:
   ret ptr addrspace(1) %n
 }
 
+; elided: a headerless type's inlined shape, whose cursor is
+; corral_thread_tlab.typed[i].cursor, not the TLAB's first word
+define ptr addrspace(1) @store_fresh_headerless(ptr %type, ptr addrspace(1) %v, i1 %fits) {
+entry:
+  %tlab = call ptr @llvm.threadlocal.address.p0(ptr @corral_thread_tlab)
+  %entry.cursor = getelementptr inbounds i8, ptr %tlab, i64 128
+  %cursor = load ptr, ptr %entry.cursor
+  br i1 %fits, label %fast, label %slow
+fast:
+  %next = getelementptr inbounds i8, ptr %cursor, i64 16
+  store ptr %next, ptr %entry.cursor
+  %bumped = addrspacecast ptr %cursor to ptr addrspace(1)
+  br label %done
+slow:
+  %called = call ptr addrspace(1) @corral_alloc_slow(ptr %type, i64 0)
+  br label %done
+done:
+  %n = phi ptr addrspace(1) [ %bumped, %fast ], [ %called, %slow ]
+  store ptr addrspace(1) %v, ptr addrspace(1) %n
+  %g = getelementptr inbounds i8, ptr addrspace(1) %n, i64 8
+  store ptr addrspace(1) %v, ptr addrspace(1) %g
+  ret ptr addrspace(1) %n
+}
+
 ; one elided, then one barrier: the second store follows a call
 define ptr addrspace(1) @fresh_then_call(ptr %type, ptr addrspace(1) %v) {
   %n = call ptr addrspace(1) @corral_alloc_slow(ptr %type, i64 0)
