@@ -2,13 +2,17 @@
  *
  *   corral-binary-trees [N [THREADS]]      defaults: 21 1
  * Same algorithm, task split and output as peers/boehm/binary_trees.c; nodes
- * are a corral header and two references. Worker threads are started with
- * corral_thread_create and joined with pthread_join (an unmanaged call, so
- * the waiting main thread never holds up a collection).
+ * are a corral header and two references (24 bytes). Worker threads are
+ * started with corral_thread_create and joined with pthread_join (an
+ * unmanaged call, so the waiting main thread never holds up a collection).
  *
  * Built with -DBENCH_GCROOT=\"MODE\" it is the driver of the same trees
  * written as llvm.gcroot frontend IR (bench/gcroot/binary_trees.ll): the
  * trees are built and checked there, and the impl is gcroot-MODE.
+ *
+ * Built with -DBENCH_HEADERLESS it is corral-hl-binary-trees: the node type
+ * is CORRAL_TYPE_HEADERLESS, two references and no header (16 bytes, the size
+ * of Boehm's node), allocated by the same corral_alloc; the impl is corral-hl.
  */
 #include <pthread.h>
 #include <stddef.h>
@@ -17,8 +21,12 @@
 #include "corral_bench.h"
 
 static const char bench_name[] = "binary-trees";
-#ifdef BENCH_GCROOT
+#if defined(BENCH_GCROOT) && defined(BENCH_HEADERLESS)
+#error "BENCH_GCROOT and BENCH_HEADERLESS are separate variants"
+#elif defined(BENCH_GCROOT)
 static const char impl[] = "gcroot-" BENCH_GCROOT;
+#elif defined(BENCH_HEADERLESS)
+static const char impl[] = "corral-hl";
 #else
 static const char impl[] = "corral";
 #endif
@@ -28,11 +36,18 @@ static const char impl[] = "corral";
 
 typedef struct node CORRAL_REF *noderef;
 struct node {
+#ifndef BENCH_HEADERLESS
     corral_header header;
+#endif
     noderef left, right;
 };
 static const uint32_t node_refs[] = {offsetof(struct node, left), offsetof(struct node, right)};
+#ifdef BENCH_HEADERLESS
+static const corral_type node_type = CORRAL_HEADERLESS_STRUCT_TYPE("binary-trees.node", struct node, node_refs);
+_Static_assert(sizeof(struct node) == 2 * sizeof(void *), "headerless nodes are two references, like Boehm's");
+#else
 static const corral_type node_type = CORRAL_STRUCT_TYPE("binary-trees.node", struct node, node_refs);
+#endif
 
 static noderef new_node(void)
 {

@@ -2,7 +2,11 @@
  *
  *   corral-gcbench [STRETCH_DEPTH LONG_LIVED_DEPTH ARRAY_SIZE MIN_DEPTH MAX_DEPTH]
  * defaults 18 16 500000 4 16. Same algorithm, parameters and output as
- * peers/boehm/gcbench.c; nodes carry corral's one-word header.
+ * peers/boehm/gcbench.c; nodes carry corral's one-word header (32 bytes).
+ *
+ * Built with -DBENCH_HEADERLESS it is corral-hl-gcbench: the node type is
+ * CORRAL_TYPE_HEADERLESS (24 bytes, Boehm's node); the double array keeps
+ * its header. The impl is corral-hl.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -10,16 +14,26 @@
 #include "corral_bench.h"
 
 static const char bench_name[] = "gcbench";
+#ifdef BENCH_HEADERLESS
+static const char impl[] = "corral-hl";
+#else
 static const char impl[] = "corral";
+#endif
 
 typedef struct node CORRAL_REF *noderef;
 struct node {
+#ifndef BENCH_HEADERLESS
     corral_header header;
+#endif
     noderef left, right;
     int i, j; /* GCBench's payload, never read: it sizes the node */
 };
 static const uint32_t node_refs[] = {offsetof(struct node, left), offsetof(struct node, right)};
+#ifdef BENCH_HEADERLESS
+static const corral_type node_type = CORRAL_HEADERLESS_STRUCT_TYPE("gcbench.node", struct node, node_refs);
+#else
 static const corral_type node_type = CORRAL_STRUCT_TYPE("gcbench.node", struct node, node_refs);
+#endif
 
 typedef struct double_array CORRAL_REF *doublesref;
 struct double_array {
