@@ -295,7 +295,8 @@ typed_space_sweep typed_space_sweep_from_stw(bool minor, bool keep_young, bool p
                 corral_region_types.types[cursor.region] = NULL; /* the compaction plan frees it */
                 continue;
             }
-            cursor.next_slot = 0;
+            /* A full region (an old tree's, say) is not searched again. */
+            cursor.next_slot = cursor.taken == space->slot_count ? space->slot_count : 0;
             space->regions.items[kept++] = cursor;
         }
         space->regions.count = kept;

@@ -57,11 +57,14 @@ typedef struct typed_space_sweep {
     size_t promoted_bytes; /* survivors that became old */
 } typed_space_sweep;
 
-/* After marking, with the world stopped: each typed region's taken slots
- * become its alloc_bits (with a minor collection's aging, above); slots left
- * free are poisoned when poison; in a major collection (minor false), a
- * region with no object left is given back (the compactor then frees it).
- * Resets the allocation cursors. */
+/* After marking, with the world stopped, on the GC workers: each typed
+ * region's taken slots become its alloc_bits (with a minor collection's
+ * aging, above); slots left free are poisoned when poison; in a major
+ * collection (minor false), a region with no object left is given back
+ * (the compactor then frees it). A minor collection skips the regions that
+ * received no object since the last collection and hold no aging one:
+ * their bits are as that collection left them. Resets the allocation
+ * cursors, past the regions found full. */
 typed_space_sweep typed_space_sweep_from_stw(bool minor, bool keep_young, bool poison);
 
 /* Before a generational major collection: no headerless object is aging. */
