@@ -44,11 +44,6 @@ static size_t first_word_of(uint32_t region)
     return (size_t)region * HEAP_WORDS_PER_REGION;
 }
 
-static size_t first_granule_of(uint32_t region)
-{
-    return (size_t)region * HEAP_GRANULES_PER_REGION;
-}
-
 static typed_space *space_of(const corral_type *type, size_t slot_bytes)
 {
     bool added;
@@ -71,12 +66,6 @@ static typed_space *space_of(const corral_type *type, size_t slot_bytes)
         entry->value = (uintptr_t)space;
     }
     return (typed_space *)entry->value;
-}
-
-static bool slot_taken(const typed_space *space, uint32_t region, uint32_t slot)
-{
-    return heap_bit(corral_heap.alloc_bits,
-                    first_granule_of(region) + (size_t)slot * space->slot_granules);
 }
 
 /* The bits of bitmap word w (of a region) at which a slot starts: slots of g
@@ -226,13 +215,33 @@ static size_t sweep_word(size_t w, bool minor, bool keep_young, age_counts *coun
     return (size_t)__builtin_popcountll(taken);
 }
 
-static void poison_free_slots(const typed_space *space, uint32_t region)
+/* The granules of region word w (relative) below `end`, a granule index
+ * relative to the region. */
+static uint64_t granules_below(size_t w, size_t end)
 {
-    for (uint32_t slot = 0; slot < space->slot_count; slot++)
-        if (!slot_taken(space, region, slot)) {
-            char *at = heap_region_start(region) + (size_t)slot * space->slot_bytes;
-            heap_poison_range(at, at + space->slot_bytes);
-        }
+    if ((w + 1) * 64 <= end)
+        return ~UINT64_C(0);
+    return w * 64 >= end ? 0 : ~UINT64_C(0) >> (64 - (end - w * 64));
+}
+
+/* Poisons the slots starting in region word w that were taken before the
+ * sweep (was_taken) or handed out this cycle (below handed_end), and are
+ * free now: the others are as free as the last sweep poisoned them, or
+ * never held an object. */
+static void poison_freed_slots(const typed_space *space, uint32_t region, size_t w,
+                               uint64_t was_taken, size_t handed_end)
+{
+    uint64_t freed = (was_taken | granules_below(w, handed_end)) &
+                     ~corral_heap.alloc_bits[first_word_of(region) + w] & slot_start_mask(space, w);
+    size_t slot_end = (size_t)space->slot_count * space->slot_granules;
+    while (freed) {
+        size_t granule = w * 64 + (unsigned)__builtin_ctzll(freed);
+        freed &= freed - 1;
+        if (granule >= slot_end)
+            break;
+        char *at = heap_region_start(region) + granule * CORRAL_GRANULE;
+        heap_poison_range(at, at + space->slot_bytes);
+    }
 }
 
 /* One region to sweep. */
@@ -260,13 +269,15 @@ static void sweep_regions(unsigned worker, size_t first, size_t end, void *conte
         region_cursor *cursor = jobs.items[j].cursor;
         age_counts counts = {0, 0};
         size_t from = first_word_of(cursor->region), taken = 0;
-        for (size_t w = from; w < from + HEAP_WORDS_PER_REGION; w++)
-            taken += sweep_word(w, sweep->minor, sweep->keep_young, &counts);
+        size_t handed_end = (size_t)cursor->next_slot * space->slot_granules;
+        for (size_t w = 0; w < HEAP_WORDS_PER_REGION; w++) {
+            uint64_t was_taken = corral_heap.alloc_bits[from + w];
+            taken += sweep_word(from + w, sweep->minor, sweep->keep_young, &counts);
+            if (sweep->poison)
+                poison_freed_slots(space, cursor->region, w, was_taken, handed_end);
+        }
         cursor->taken = (uint32_t)taken;
         cursor->changed = counts.young != 0;
-        /* A region a major collection gives back is poisoned as a free range. */
-        if (sweep->poison && (sweep->minor || taken))
-            poison_free_slots(space, cursor->region);
         atomic_fetch_add_explicit(&sweep->young_bytes, counts.young * space->slot_bytes,
                                   memory_order_relaxed);
         atomic_fetch_add_explicit(&sweep->promoted_bytes, counts.promoted * space->slot_bytes,

@@ -37,10 +37,15 @@ typedef struct diff_array_header {
 } diff_array_header;
 #endif
 
-/* The one object type: two reference fields and three words. */
+/* The one object type: two reference fields and three words. With
+ * DIFF_HEADERLESS_OBJ (gen.py's headerless shape, half of its programs) it
+ * has no header in either build, and corral allocates it as a headerless
+ * type (docs/headerless.md): its first reference field is at offset 0. */
 typedef struct diff_obj DIFF_REF *obj_ref;
 struct diff_obj {
+#ifndef DIFF_HEADERLESS_OBJ
     diff_header header;
+#endif
     obj_ref r0;
     obj_ref r1;
     uint64_t v0, v1, v2;
@@ -53,7 +58,12 @@ typedef void DIFF_REF *arr_ref;
 
 #if defined(__CORRAL_MANAGED__)
 static const uint32_t diff_obj_refs[] = {offsetof(struct diff_obj, r0), offsetof(struct diff_obj, r1)};
+#ifdef DIFF_HEADERLESS_OBJ
+static const corral_type diff_obj_type =
+    CORRAL_HEADERLESS_STRUCT_TYPE("diff_obj", struct diff_obj, diff_obj_refs);
+#else
 static const corral_type diff_obj_type = CORRAL_STRUCT_TYPE("diff_obj", struct diff_obj, diff_obj_refs);
+#endif
 static const corral_type diff_words_type = CORRAL_DATA_ARRAY_TYPE("u64[]", uint64_t);
 static const corral_type diff_refs_type = CORRAL_REF_ARRAY_TYPE("obj[]");
 

@@ -40,6 +40,9 @@ every one but those its KNOWN_BUGS table lists for the level):
   setjmp            setjmp with the function's references live across it,
                     then calls and garbage, and a longjmp back from 1-5
                     frames down
+  headerless        in half the programs (by seed), the object type is
+                    headerless (CORRAL_TYPE_HEADERLESS): no header, its first
+                    reference at offset 0, its objects never moved
 """
 import argparse
 import random
@@ -47,7 +50,7 @@ import sys
 
 SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "indirect-varargs",
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
-          "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp"]
+          "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp", "headerless"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -446,6 +449,9 @@ class Generator:
         self.out.append("/* generated: tests/diff/gen.py --seed %d --with=%s */" % (seed, ",".join(self.shapes)))
         for shape in self.shapes:  # diff_helpers.h adds the helpers these shapes call
             self.out.append("#define DIFF_WITH_%s 1" % shape.upper().replace("-", "_"))
+        # A coin of its own, so the rest of the program is the same either way.
+        if "headerless" in self.shapes and random.Random(seed * 2 + 1).random() < 0.5:
+            self.out.append("#define DIFF_HEADERLESS_OBJ 1")
         self.out.append('#include "diff_helpers.h"')
         self.out.append("")
         for i in range(r.randrange(4, 10)):
