@@ -11,28 +11,45 @@
 
 /* Set by generation_init before any thread attaches; read-only afterwards. */
 static bool enabled;
-static size_t nursery;
+static size_t nursery_fixed;     /* CORRAL_GC_NURSERY, or 0 for the auto size */
+static size_t nursery_least;     /* auto: never smaller */
+static size_t nursery_most;      /* auto: never larger */
 static bool keep_young;
 
 /* A major collection once the old space fills three quarters of the limit. */
 #define OLD_SPACE_SHARE_QUARTERS 3
 
-/* Per GC worker, so a machine with more cores (and more cache) collects as
- * often in time while allocating faster. A small nursery promotes data that
- * dies soon after: on binary-trees N=21 (2 workers, aging) 4M per worker
- * took 1.5x the CPU time of 16M (docs/performance.md). */
-#define NURSERY_PER_WORKER ((size_t)16 << 20)
+/* Auto nursery, per GC worker, so a machine with more cores (and more
+ * cache) collects as often in time while allocating faster. At most 16M: a
+ * small nursery promotes data that dies soon after (binary-trees N=21, 2
+ * workers, aging: 4M per worker took 1.5x the CPU time of 16M), but on a
+ * small heap the nursery is the footprint (docs/performance.md). */
+#define NURSERY_MOST_PER_WORKER ((size_t)16 << 20)
+#define NURSERY_LEAST_PER_WORKER ((size_t)4 << 20)
 
 void generation_init(bool enable, size_t nursery_bytes, unsigned promote_after,
                      unsigned gc_workers)
 {
     enabled = enable;
     keep_young = enable && promote_after > 1;
-    if (!enable) {
-        nursery = 0;
-        return;
-    }
-    nursery = nursery_bytes ? nursery_bytes : NURSERY_PER_WORKER * (gc_workers ? gc_workers : 1);
+    unsigned workers = gc_workers ? gc_workers : 1;
+    nursery_fixed = enable ? nursery_bytes : 0;
+    nursery_least = enable ? NURSERY_LEAST_PER_WORKER * workers : 0;
+    nursery_most = enable ? NURSERY_MOST_PER_WORKER * workers : 0;
+}
+
+/* The auto nursery is as large as the old space, within its bounds: young
+ * memory at most half the heap, as G1 caps its young generation at 60%, so
+ * a program with little live data is not charged a nursery many times its
+ * size, while a large heap gets the full nursery. */
+static size_t nursery_bytes(void)
+{
+    if (nursery_fixed)
+        return nursery_fixed;
+    size_t old_space = corral_heap.live_after_gc;
+    if (old_space < nursery_least)
+        return nursery_least;
+    return old_space < nursery_most ? old_space : nursery_most;
 }
 
 bool generation_enabled(void)
@@ -49,7 +66,7 @@ size_t generation_allocation_limit(size_t heap_limit)
 {
     if (!enabled)
         return heap_limit;
-    size_t young_limit = corral_heap.live_after_gc + nursery;
+    size_t young_limit = corral_heap.live_after_gc + nursery_bytes();
     return young_limit < heap_limit ? young_limit : heap_limit;
 }
 
@@ -65,7 +82,7 @@ bool generation_choose_minor_from_stw(gc_want want)
      * limit, and without one a growing old space would make the program
      * collect ever more often. */
     if (kind == STRESS_KIND_MINOR)
-        return corral_heap.live_after_gc + nursery / 4 < corral_heap.target;
+        return corral_heap.live_after_gc + nursery_bytes() / 4 < corral_heap.target;
     /* The old space grows by each minor collection's survivors: collect it
      * all once it fills three quarters of the heap limit. Until then the
      * nursery is at least the last quarter (generation_allocation_limit). */
