@@ -256,6 +256,39 @@ static void sweep_arrays_reused(void *arg)
     ok(stats_now().minor_collections >= WARM_UP + ROUNDS, "every collection was minor");
 }
 
+/* Minor collections between these bytes of young garbage. */
+static uint64_t minors_over(size_t garbage_bytes)
+{
+    uint64_t before = stats_now().minor_collections;
+    for (size_t i = 0; i < garbage_bytes / 32; i++)
+        leaf((long)i); /* 32 bytes each */
+    return stats_now().minor_collections - before;
+}
+
+/* One GC worker: the auto nursery is the old space's size, from 4 to 16
+ * MiB; the heap limit (256 MiB) never binds. */
+static void nursery_follows_old_space(void *arg)
+{
+    test_start(arg, true);
+    corral_handle_scope scope = corral_handle_scope_open();
+    uint64_t minors = minors_over((size_t)48 << 20);
+    ok(minors >= 10 && minors <= 13, "no old space: a 4 MiB nursery (%llu minor GCs over 48 MiB)",
+       (unsigned long long)minors);
+    corral_handle keep = corral_handle_new(make_tree(17)); /* 8 MiB of 32-byte nodes */
+    corral_collect();
+    minors = minors_over((size_t)48 << 20);
+    ok(minors >= 5 && minors <= 7, "an 8 MiB old space: an 8 MiB nursery (%llu minor GCs)",
+       (unsigned long long)minors);
+    corral_handle more = corral_handle_new(make_tree(18)); /* 16 MiB more */
+    corral_collect();
+    minors = minors_over((size_t)48 << 20);
+    ok(minors >= 2 && minors <= 4, "a 24 MiB old space: the 16 MiB cap (%llu minor GCs)",
+       (unsigned long long)minors);
+    is_int(checksum(*keep) + checksum(*more), expected_checksum(17) + expected_checksum(18),
+           "the old trees are intact");
+    corral_handle_scope_close(scope);
+}
+
 /* Stores a young node into an old one without the barrier, then collects
  * young: the verifier must name the object, its type and the slot. */
 static void store_without_barrier(void *context)
@@ -280,7 +313,7 @@ static void stress_minor_needs_generational(void *context)
 
 int main(void)
 {
-    plan(11);
+    plan(12);
     tap_subtest("young garbage is reclaimed by minor collections", 60, young_garbage_reclaimed,
                 GENERATIONAL "CORRAL_GC_NURSERY=1M");
     tap_subtest("old-to-young stores survive minor collections", 60, old_to_young_kept,
@@ -299,6 +332,9 @@ int main(void)
 
     tap_subtest("sweep arrays reused as young memory shrinks and grows", 60, sweep_arrays_reused,
                 GENERATIONAL "CORRAL_GC_STRESS=poison");
+
+    tap_subtest("the auto nursery follows the old space", 60, nursery_follows_old_space,
+                "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_THREADS=1 CORRAL_HEAP_MIN=256M");
 
     run_result missing = run_child(store_without_barrier, NULL, 60);
     ok(WIFSIGNALED(missing.status) &&
