@@ -74,6 +74,9 @@
     X(gc_nursery, GC_NURSERY, SIZE, "0", CORRAL_KiB(256), CORRAL_GiB(4), "auto", NO_OPTION,  \
       "with CORRAL_GC_GENERATIONAL=1, bytes allocated between minor collections; "         \
       "auto = the old space's size, from 4M to 16M per GC worker")                          \
+    X(gc_pause_goal_us, GC_PAUSE_GOAL_US, UINT, "0", 100, 10000000, "off", NO_OPTION,          \
+      "with CORRAL_GC_GENERATIONAL=1 and the auto nursery, microseconds a minor collection's "  \
+      "marking and sweeping may take: the nursery shrinks while survivors would take longer") \
     X(gc_promote_after, GC_PROMOTE_AFTER, UINT, "2", 1, 2, NULL, NO_OPTION,                  \
       "with CORRAL_GC_GENERATIONAL=1, the minor collections an object survives before it "  \
       "is old: 1 = at the first, 2 = it stays young for one more (aging)")                 \

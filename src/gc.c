@@ -90,6 +90,7 @@ static void collect_young_from_stw(gc_cycle *cycle)
 {
     const corral_config *config = &corral_runtime_config;
     bool keep_young = generation_keeps_young();
+    size_t live_before = corral_heap.live_after_gc; /* the old space, before survivors join it */
     remset_begin_minor_from_stw(keep_young);
     mark_from_stw(cycle);
     uint64_t start = gc_workers_now_ns();
@@ -104,6 +105,9 @@ static void collect_young_from_stw(gc_cycle *cycle)
     cycle->phases[GC_PHASE_FINISH].name = "sweep";
     cycle->phases[GC_PHASE_FINISH].wall_ns = gc_workers_now_ns() - start;
     cycle->live_bytes = corral_heap.live_after_gc;
+    generation_record_minor_from_stw(cycle->heap_before - live_before, cycle->marked_bytes,
+                                     cycle->phases[GC_PHASE_MARK].wall_ns,
+                                     cycle->phases[GC_PHASE_FINISH].wall_ns);
 }
 
 /* A major collection: everything marked from the roots, then compacted. */
@@ -160,6 +164,7 @@ static void collect_from_stw(stop_report *stop, void *context)
         collect_all_from_stw(cycle);
     cycle->heap_after = cycle->live_bytes;
     cycle->heap_limit = corral_heap.target;
+    cycle->nursery_bytes = generation_nursery_bytes();
     if (config->verify & CORRAL_VERIFY_AFTER)
         verify_heap_from_stw(cycle, "after");
 #ifdef CORRAL_DEBUG_CHECKS

@@ -59,6 +59,7 @@ typedef struct gc_cycle {
     uint64_t moved_bytes;
     uint64_t heap_before, heap_after, live_bytes;
     uint64_t heap_limit;                   /* the next collection's trigger, from the sizer */
+    uint64_t nursery_bytes;                /* generational: the next nursery; 0 otherwise */
     uint64_t los_live_bytes;
     size_t finalizers_queued;
     uint64_t slide_chain;                  /* longest chain of dependent region fills */

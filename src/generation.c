@@ -15,6 +15,26 @@ static size_t nursery_fixed;     /* CORRAL_GC_NURSERY, or 0 for the auto size */
 static size_t nursery_least;     /* auto: never smaller */
 static size_t nursery_most;      /* auto: never larger */
 static bool keep_young;
+static uint64_t pause_goal_ns;   /* CORRAL_GC_PAUSE_GOAL_US; 0: no goal */
+
+/* The pause goal's costs, each a decaying average in ns per byte: marking
+ * per byte marked, sweeping per young byte; and the nursery they allow
+ * (SIZE_MAX until a minor collection has measured both). Writer: the
+ * collecting thread, world stopped (generation_record_minor_from_stw).
+ * Readers: that thread, and allocating threads on the slow path after the
+ * world restarts, which the coordinator's release of the stopped threads
+ * orders after the write. */
+static double mark_ns_per_byte, sweep_ns_per_byte;
+static size_t nursery_for_goal = SIZE_MAX;
+
+/* The goal's nursery never falls below this: under it, the stop itself
+ * (waking workers, walking stacks) outweighs what a smaller nursery saves. */
+#define NURSERY_GOAL_FLOOR ((size_t)256 << 10)
+/* A minor collection must mark at least this much for its marking rate to
+ * count: a few objects measure the phase's start-up, not the rate. */
+#define GOAL_MARK_SAMPLE_BYTES ((size_t)256 << 10)
+/* Weight of the newest measurement in the decaying averages. */
+#define GOAL_COST_NEW_SHARE 0.3
 
 /* A major collection once the old space fills three quarters of the limit. */
 #define OLD_SPACE_SHARE_QUARTERS 3
@@ -28,9 +48,12 @@ static bool keep_young;
 #define NURSERY_LEAST_PER_WORKER ((size_t)4 << 20)
 
 void generation_init(bool enable, size_t nursery_bytes, unsigned promote_after,
-                     unsigned gc_workers)
+                     unsigned pause_goal_us, unsigned gc_workers)
 {
     enabled = enable;
+    pause_goal_ns = enable ? (uint64_t)pause_goal_us * 1000 : 0;
+    mark_ns_per_byte = sweep_ns_per_byte = 0;
+    nursery_for_goal = SIZE_MAX;
     keep_young = enable && promote_after > 1;
     unsigned workers = gc_workers ? gc_workers : 1;
     nursery_fixed = enable ? nursery_bytes : 0;
@@ -47,9 +70,47 @@ static size_t nursery_bytes(void)
     if (nursery_fixed)
         return nursery_fixed;
     size_t old_space = corral_heap.live_after_gc;
-    if (old_space < nursery_least)
-        return nursery_least;
-    return old_space < nursery_most ? old_space : nursery_most;
+    size_t auto_bytes = old_space < nursery_least  ? nursery_least
+                        : old_space < nursery_most ? old_space
+                                                   : nursery_most;
+    return auto_bytes < nursery_for_goal ? auto_bytes : nursery_for_goal;
+}
+
+size_t generation_nursery_bytes(void)
+{
+    return enabled ? nursery_bytes() : 0;
+}
+
+/* Adds a measurement to a decaying average (the first one is the average). */
+static void track_cost(double *average, double cost)
+{
+    *average = *average == 0 ? cost
+                             : (1 - GOAL_COST_NEW_SHARE) * *average + GOAL_COST_NEW_SHARE * cost;
+}
+
+/* The pause goal's nursery, sized for the worst case: every young byte
+ * survives, and with aging so does every byte the last collection kept
+ * young, so a collection may mark twice the nursery. Sizing from the
+ * survival of recent collections instead (as G1 does) missed the goal by
+ * far at every change of phase: the nursery a phase of garbage earned was
+ * the one that met the next phase's long-lived data (docs/performance.md). */
+void generation_record_minor_from_stw(size_t young_bytes, size_t marked_bytes, uint64_t mark_ns,
+                                      uint64_t sweep_ns)
+{
+    if (!pause_goal_ns)
+        return;
+    if (marked_bytes >= GOAL_MARK_SAMPLE_BYTES)
+        track_cost(&mark_ns_per_byte, (double)mark_ns / (double)marked_bytes);
+    if (young_bytes >= NURSERY_GOAL_FLOOR / 4)
+        track_cost(&sweep_ns_per_byte, (double)sweep_ns / (double)young_bytes);
+    if (mark_ns_per_byte == 0 || sweep_ns_per_byte == 0)
+        return; /* nothing has survived yet: garbage pauses little, the auto nursery stays */
+    double survivors_per_young_byte = keep_young ? 2 : 1;
+    double cost = survivors_per_young_byte * mark_ns_per_byte + sweep_ns_per_byte;
+    double bytes = (double)pause_goal_ns / cost;
+    nursery_for_goal = bytes >= (double)(SIZE_MAX / 2)      ? SIZE_MAX
+                       : bytes < (double)NURSERY_GOAL_FLOOR ? NURSERY_GOAL_FLOOR
+                                                            : (size_t)bytes;
 }
 
 bool generation_enabled(void)

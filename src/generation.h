@@ -24,7 +24,10 @@
  * the nursery size (CORRAL_GC_NURSERY) or the heap limit of the sizer
  * (heap.h), whichever comes first; it is minor unless the old space fills
  * three quarters of that limit, or corral_collect asked, or a minor one
- * could not make room.
+ * could not make room. The auto nursery is the old space's size within
+ * per-worker bounds; with a pause goal (CORRAL_GC_PAUSE_GOAL_US) it is at
+ * most what the recent minor collections' cost per young byte predicts
+ * can be marked and swept within the goal.
  *
  * Survivors are not copied: a minor collection costs the survivors, the
  * dirty cards and a bitmap pass over the nursery's memory, never the old
@@ -36,6 +39,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* What the requester of a collection needs. */
 typedef enum gc_want {
@@ -43,9 +47,10 @@ typedef enum gc_want {
     GC_WANT_MAJOR,  /* a full collection (explicit, or a minor one did not help) */
 } gc_want;
 
-/* Called by corral_init once the configuration is loaded. */
+/* Called by corral_init once the configuration is loaded; pause_goal_us 0
+ * leaves the auto nursery to the old space's size alone. */
 void generation_init(bool enabled, size_t nursery_bytes, unsigned promote_after,
-                     unsigned gc_workers);
+                     unsigned pause_goal_us, unsigned gc_workers);
 bool generation_enabled(void);
 /* Whether a minor collection keeps its new survivors young for one more
  * (CORRAL_GC_PROMOTE_AFTER=2, "aging"). */
@@ -62,5 +67,12 @@ struct stop_report;
 void generation_check_roots_from_stw(const struct stop_report *stop);
 /* Before a major collection marks: forget which objects are old. */
 void generation_prepare_major_from_stw(void);
+/* After a minor collection: what its marking and sweeping cost, for the
+ * pause goal's nursery (CORRAL_GC_PAUSE_GOAL_US). young_bytes is what was
+ * allocated since the last collection, marked_bytes what it marked. */
+void generation_record_minor_from_stw(size_t young_bytes, size_t marked_bytes, uint64_t mark_ns,
+                                      uint64_t sweep_ns);
+/* The nursery the next collection comes after, in bytes (diagnostics). */
+size_t generation_nursery_bytes(void);
 
 #endif /* CORRAL_GENERATION_H */

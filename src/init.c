@@ -51,6 +51,13 @@ static int start_runtime(const corral_options *options)
                          config->stress_minor ? "minor" : "mixed");
         return CORRAL_ERROR_CONFIG;
     }
+    if (config->gc_pause_goal_us && (!config->gc_generational || config->gc_nursery)) {
+        corral_set_error("CORRAL_GC_PAUSE_GOAL_US=%u sizes the auto nursery of minor "
+                         "collections: it needs CORRAL_GC_GENERATIONAL=1 and no "
+                         "CORRAL_GC_NURSERY (set to %zu)",
+                         config->gc_pause_goal_us, config->gc_nursery);
+        return CORRAL_ERROR_CONFIG;
+    }
     if ((status = heap_init(config->heap_min, config->heap_max, config->heap_expansiveness)))
         return status;
     if ((status = barrier_init(config->gc_generational)))
@@ -66,7 +73,7 @@ static int start_runtime(const corral_options *options)
         return CORRAL_ERROR_NO_MEMORY;
     mark_init(gc_workers_count());
     generation_init(config->gc_generational, config->gc_nursery, config->gc_promote_after,
-                    gc_workers_count());
+                    config->gc_pause_goal_us, gc_workers_count());
     alloc_init(config->tlab_size, config->large_object_size, config->tlab_zero,
                config->stress_poison);
     corral_fatal_add_context(print_gc_context);

@@ -118,10 +118,13 @@ void stats_log_cycle(const gc_cycle *cycle)
     if (cycle->slowest_site)
         corral_describe_code_address(cycle->slowest_site, site, sizeof site);
     const gc_phase_stats *p = cycle->phases;
+    char nursery[32] = "";
+    if (cycle->nursery_bytes)
+        snprintf(nursery, sizeof nursery, " nursery=%.1fM", mib(cycle->nursery_bytes));
     fprintf(out,
             "corral: gc %" PRIu64 " cause=%s kind=%s ttsp=%.3fms (slowest thread %u at %s) "
             "roots=%.2fms mark=%.2fms %s=%.2fms pause=%.2fms heap=%.1fM->%.1fM "
-            "live=%.1fM moved=%.1fM promoted=%.1fM threads=%zu workers=%u limit=%.1fM\n",
+            "live=%.1fM moved=%.1fM promoted=%.1fM threads=%zu workers=%u limit=%.1fM%s\n",
             cycle->number, cycle->cause, cycle->minor ? "minor" : "major", ms(cycle->ttsp_ns),
             cycle->slowest_thread, site,
             ms(p[GC_PHASE_ROOTS].wall_ns), ms(p[GC_PHASE_MARK].wall_ns),
@@ -130,7 +133,7 @@ void stats_log_cycle(const gc_cycle *cycle)
             ms(cycle->pause_ns), mib(cycle->heap_before), mib(cycle->heap_after),
             mib(cycle->live_bytes), mib(cycle->moved_bytes),
             mib(cycle->minor ? cycle->marked_bytes : 0), cycle->thread_count, cycle->workers,
-            mib(cycle->heap_limit));
+            mib(cycle->heap_limit), nursery);
     if (!(log & CORRAL_LOG_PHASES))
         return;
     fprintf(out,

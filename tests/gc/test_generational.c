@@ -289,6 +289,55 @@ static void nursery_follows_old_space(void *arg)
     corral_handle_scope_close(scope);
 }
 
+/* Minor collections while a list of this many bytes of 32-byte nodes is
+ * built and kept (every young node survives), and its length. */
+static uint64_t minors_building_list(corral_handle head, size_t bytes, long *length)
+{
+    uint64_t before = stats_now().minor_collections;
+    for (size_t i = 0; i < bytes / 32; i++) {
+        node *n = leaf((long)i);
+        corral_store_ref(n, (corral_ref *)&n->left, *head);
+        *head = n;
+    }
+    *length = 0;
+    for (node *n = *head; n; n = n->left)
+        (*length)++;
+    return stats_now().minor_collections - before;
+}
+
+/* CORRAL_GC_PAUSE_GOAL_US=1000, one worker, a heap limit that never binds:
+ * garbage keeps the auto nursery (4 MiB), since nothing survives to measure
+ * marking by; a list whose every node survives measures it, and the nursery
+ * shrinks to what marking twice its size (aging) and sweeping it takes in
+ * a millisecond: about 0.7 MiB here, 4 MiB would take several. */
+static void pause_goal_shrinks_nursery(void *arg)
+{
+    test_start(arg, true);
+    corral_handle_scope scope = corral_handle_scope_open();
+    uint64_t garbage = minors_over((size_t)48 << 20);
+    ok(garbage >= 8 && garbage <= 24, "garbage: about the 4 MiB auto nursery (%llu minor GCs "
+       "over 48 MiB)", (unsigned long long)garbage);
+    corral_handle head = corral_handle_new(NULL);
+    long length;
+    uint64_t building = minors_building_list(head, (size_t)48 << 20, &length);
+    ok(building >= 2 * garbage, "a surviving list: a smaller nursery (%llu minor GCs over "
+       "48 MiB, against %llu)", (unsigned long long)building, (unsigned long long)garbage);
+    is_int(length, (long)(((size_t)48 << 20) / 32), "the list built across them is whole");
+    corral_handle_scope_close(scope);
+}
+
+/* CORRAL_GC_PAUSE_GOAL_US sizes the auto nursery: with CORRAL_GC_NURSERY, or
+ * without generations, it is a configuration error that names both. */
+static void pause_goal_needs_auto_nursery(void *arg)
+{
+    run_setenv_list(arg);
+    int status = corral_init(NULL);
+    ok(status == CORRAL_ERROR_CONFIG, "corral_init refuses it (status %d)", status);
+    const char *error = corral_last_error();
+    ok(strstr(error, "CORRAL_GC_PAUSE_GOAL_US=500") && strstr(error, "CORRAL_GC_NURSERY"),
+       "the error names the goal and the fixed nursery: %s", error);
+}
+
 /* Stores a young node into an old one without the barrier, then collects
  * young: the verifier must name the object, its type and the slot. */
 static void store_without_barrier(void *context)
@@ -313,7 +362,7 @@ static void stress_minor_needs_generational(void *context)
 
 int main(void)
 {
-    plan(12);
+    plan(14);
     tap_subtest("young garbage is reclaimed by minor collections", 60, young_garbage_reclaimed,
                 GENERATIONAL "CORRAL_GC_NURSERY=1M");
     tap_subtest("old-to-young stores survive minor collections", 60, old_to_young_kept,
@@ -335,6 +384,13 @@ int main(void)
 
     tap_subtest("the auto nursery follows the old space", 60, nursery_follows_old_space,
                 "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_THREADS=1 CORRAL_HEAP_MIN=256M");
+    tap_subtest("a pause goal shrinks the nursery while young data survives", 120,
+                pause_goal_shrinks_nursery,
+                "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_THREADS=1 CORRAL_HEAP_MIN=256M "
+                "CORRAL_GC_PAUSE_GOAL_US=1000");
+    tap_subtest("a pause goal with a fixed nursery is a configuration error", 60,
+                pause_goal_needs_auto_nursery,
+                "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_NURSERY=8M CORRAL_GC_PAUSE_GOAL_US=500");
 
     run_result missing = run_child(store_without_barrier, NULL, 60);
     ok(WIFSIGNALED(missing.status) &&
