@@ -64,7 +64,8 @@ void generation_init(bool enable, size_t nursery_bytes, unsigned promote_after,
 /* The auto nursery is as large as the old space, within its bounds: young
  * memory at most half the heap, as G1 caps its young generation at 60%, so
  * a program with little live data is not charged a nursery many times its
- * size, while a large heap gets the full nursery. */
+ * size, while a large heap gets the full nursery. A pause goal may make it
+ * smaller still (generation_record_minor_from_stw). */
 static size_t nursery_bytes(void)
 {
     if (nursery_fixed)
