@@ -26,8 +26,8 @@
  * three quarters of that limit, or corral_collect asked, or a minor one
  * could not make room. The auto nursery is the old space's size within
  * per-worker bounds; with a pause goal (CORRAL_GC_PAUSE_GOAL_US) it is at
- * most what the recent minor collections' cost per young byte predicts
- * can be marked and swept within the goal.
+ * most what the measured marking and sweeping rates say could be marked
+ * and swept within the goal if every young and aging byte survived.
  *
  * Survivors are not copied: a minor collection costs the survivors, the
  * dirty cards and a bitmap pass over the nursery's memory, never the old

@@ -53,9 +53,11 @@ static int start_runtime(const corral_options *options)
     }
     if (config->gc_pause_goal_us && (!config->gc_generational || config->gc_nursery)) {
         corral_set_error("CORRAL_GC_PAUSE_GOAL_US=%u sizes the auto nursery of minor "
-                         "collections: it needs CORRAL_GC_GENERATIONAL=1 and no "
-                         "CORRAL_GC_NURSERY (set to %zu)",
-                         config->gc_pause_goal_us, config->gc_nursery);
+                         "collections: %s",
+                         config->gc_pause_goal_us,
+                         !config->gc_generational
+                             ? "it needs CORRAL_GC_GENERATIONAL=1"
+                             : "it cannot be set with CORRAL_GC_NURSERY, which fixes the nursery");
         return CORRAL_ERROR_CONFIG;
     }
     if ((status = heap_init(config->heap_min, config->heap_max, config->heap_expansiveness)))

@@ -338,6 +338,16 @@ static void pause_goal_needs_auto_nursery(void *arg)
        "the error names the goal and the fixed nursery: %s", error);
 }
 
+static void pause_goal_needs_generations(void *arg)
+{
+    run_setenv_list(arg);
+    int status = corral_init(NULL);
+    ok(status == CORRAL_ERROR_CONFIG, "corral_init refuses it (status %d)", status);
+    const char *error = corral_last_error();
+    ok(strstr(error, "CORRAL_GC_PAUSE_GOAL_US=500") && strstr(error, "CORRAL_GC_GENERATIONAL=1"),
+       "the error names the goal and what it needs: %s", error);
+}
+
 /* Stores a young node into an old one without the barrier, then collects
  * young: the verifier must name the object, its type and the slot. */
 static void store_without_barrier(void *context)
@@ -362,7 +372,7 @@ static void stress_minor_needs_generational(void *context)
 
 int main(void)
 {
-    plan(14);
+    plan(15);
     tap_subtest("young garbage is reclaimed by minor collections", 60, young_garbage_reclaimed,
                 GENERATIONAL "CORRAL_GC_NURSERY=1M");
     tap_subtest("old-to-young stores survive minor collections", 60, old_to_young_kept,
@@ -391,6 +401,8 @@ int main(void)
     tap_subtest("a pause goal with a fixed nursery is a configuration error", 60,
                 pause_goal_needs_auto_nursery,
                 "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_NURSERY=8M CORRAL_GC_PAUSE_GOAL_US=500");
+    tap_subtest("a pause goal without generations is a configuration error", 60,
+                pause_goal_needs_generations, "CORRAL_GC_PAUSE_GOAL_US=500");
 
     run_result missing = run_child(store_without_barrier, NULL, 60);
     ok(WIFSIGNALED(missing.status) &&
