@@ -327,25 +327,22 @@ static void pause_goal_shrinks_nursery(void *arg)
 }
 
 /* CORRAL_GC_PAUSE_GOAL_US sizes the auto nursery: with CORRAL_GC_NURSERY, or
- * without generations, it is a configuration error that names both. */
-static void pause_goal_needs_auto_nursery(void *arg)
-{
-    run_setenv_list(arg);
-    int status = corral_init(NULL);
-    ok(status == CORRAL_ERROR_CONFIG, "corral_init refuses it (status %d)", status);
-    const char *error = corral_last_error();
-    ok(strstr(error, "CORRAL_GC_PAUSE_GOAL_US=500") && strstr(error, "CORRAL_GC_NURSERY"),
-       "the error names the goal and the fixed nursery: %s", error);
-}
+ * without generations, it is a configuration error naming the goal and what
+ * is wrong. */
+typedef struct refused_goal {
+    const char *settings;
+    const char *named; /* what the error must name besides the goal */
+} refused_goal;
 
-static void pause_goal_needs_generations(void *arg)
+static void pause_goal_refused(void *arg)
 {
-    run_setenv_list(arg);
+    const refused_goal *goal = arg;
+    run_setenv_list(goal->settings);
     int status = corral_init(NULL);
     ok(status == CORRAL_ERROR_CONFIG, "corral_init refuses it (status %d)", status);
     const char *error = corral_last_error();
-    ok(strstr(error, "CORRAL_GC_PAUSE_GOAL_US=500") && strstr(error, "CORRAL_GC_GENERATIONAL=1"),
-       "the error names the goal and what it needs: %s", error);
+    ok(strstr(error, "CORRAL_GC_PAUSE_GOAL_US=500") && strstr(error, goal->named),
+       "the error names the goal and %s: %s", goal->named, error);
 }
 
 /* Stores a young node into an old one without the barrier, then collects
@@ -399,10 +396,13 @@ int main(void)
                 "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_THREADS=1 CORRAL_HEAP_MIN=256M "
                 "CORRAL_GC_PAUSE_GOAL_US=1000");
     tap_subtest("a pause goal with a fixed nursery is a configuration error", 60,
-                pause_goal_needs_auto_nursery,
-                "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_NURSERY=8M CORRAL_GC_PAUSE_GOAL_US=500");
+                pause_goal_refused,
+                &(refused_goal){"CORRAL_GC_GENERATIONAL=1 CORRAL_GC_NURSERY=8M "
+                                "CORRAL_GC_PAUSE_GOAL_US=500",
+                                "CORRAL_GC_NURSERY"});
     tap_subtest("a pause goal without generations is a configuration error", 60,
-                pause_goal_needs_generations, "CORRAL_GC_PAUSE_GOAL_US=500");
+                pause_goal_refused,
+                &(refused_goal){"CORRAL_GC_PAUSE_GOAL_US=500", "CORRAL_GC_GENERATIONAL=1"});
 
     run_result missing = run_child(store_without_barrier, NULL, 60);
     ok(WIFSIGNALED(missing.status) &&
