@@ -1,6 +1,7 @@
 /* barrier.c — the write barrier after every reference store into the heap
- * (option write_barrier; corral/abi.h has the protocol, corral/barrier.h the
- * runtime's side).
+ * (option write_barrier), and the deletion barrier before every overwrite of
+ * the heap that may hit a reference (option satb_barrier); corral/abi.h has
+ * both protocols, corral/barrier.h the runtime's side.
  *
  * Stores that get one: `store` of a reference (or a vector or aggregate
  * holding one) into address space 1, or through a raw pointer made from a
@@ -17,9 +18,18 @@
  * from the allocation to the store. A young object needs no remembering;
  * the runtime dirties a large object's cards when it is born (los.c).
  *
+ * The deletion barrier, for snapshot-at-the-beginning marking, goes before
+ * the same instructions and before llvm.memset into the heap (its zeros
+ * overwrite references): while the collector marks (the table's satb_active
+ * word) the runtime logs the references about to be overwritten. It is
+ * elided only for stores into an object allocated since the last safepoint,
+ * which holds nothing from the snapshot; a constant store is not elided,
+ * since what it overwrites matters, not what it writes.
+ *
  * Runs after poll placement, before polls are inlined and RS4GC: no poll can
  * come between a store and its barrier, and the slow path is gc-leaf, so the
- * store and the card mark are one step for the collector.
+ * store and the card mark are one step for the collector; so are the
+ * deletion log and the store.
  */
 #include "cfg.h"
 #include "pass.h"
@@ -43,6 +53,7 @@ typedef struct barrier_state {
     LLVMValueRef table;        /* @corral_barrier */
     LLVMValueRef outside_heap; /* the gc-leaf slow path */
     LLVMValueRef range;        /* the gc-leaf range barrier */
+    LLVMValueRef satb_log;     /* the gc-leaf deletion barrier's slow path */
     LLVMTypeRef i64, i8, ptr, ref;
     LLVMTargetDataRef layout;
 } barrier_state;
@@ -54,7 +65,7 @@ static LLVMValueRef table_declaration(barrier_state *state)
     polls_pass *pass = state->pass;
     LLVMValueRef table = LLVMGetNamedGlobal(pass->module, CORRAL_ABI_BARRIER_TABLE);
     if (!table)
-        table = LLVMAddGlobal(pass->module, LLVMArrayType2(state->i64, 4), CORRAL_ABI_BARRIER_TABLE);
+        table = LLVMAddGlobal(pass->module, LLVMArrayType2(state->i64, 5), CORRAL_ABI_BARRIER_TABLE);
     /* Like the poll page: hidden means one PC-relative load. */
     if (LLVMIsDeclaration(table))
         LLVMSetVisibility(table, pass->options.poll_page_access == CORRAL_POLL_PAGE_DIRECT
@@ -207,11 +218,11 @@ static LLVMBasicBlockRef new_block_after(barrier_state *state, LLVMBasicBlockRef
 }
 
 /* Moves everything after `after` into a new block; successors' phis follow. */
-static LLVMBasicBlockRef split_after(barrier_state *state, LLVMValueRef after)
+static LLVMBasicBlockRef split_after(barrier_state *state, LLVMValueRef after, const char *name)
 {
     polls_pass *pass = state->pass;
     LLVMBasicBlockRef block = LLVMGetInstructionParent(after);
-    LLVMBasicBlockRef rest = new_block_after(state, block, "corral.barrier.done");
+    LLVMBasicBlockRef rest = new_block_after(state, block, name);
     LLVMPositionBuilderAtEnd(pass->builder, rest);
     /* The builder would give moved instructions and rebuilt phis its own
      * location (perhaps another function's): none, and keep each one's. */
@@ -254,8 +265,28 @@ static LLVMValueRef table_word(barrier_state *state, unsigned offset, LLVMTypeRe
     return LLVMBuildLoad2(builder, type, address, name);
 }
 
-typedef enum store_kind { NOT_A_REFERENCE_STORE, STORE_FIELD, STORE_RANGE } store_kind;
+/* The runtime's barrier calls take the field as a reference. */
+static LLVMValueRef as_heap_pointer(barrier_state *state, LLVMValueRef pointer)
+{
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(pointer)) == GC_ADDRESS_SPACE)
+        return pointer;
+    return LLVMBuildAddrSpaceCast(state->pass->builder, pointer, state->ref, "");
+}
+
+/* A memory intrinsic's length operand as the i64 the runtime takes. */
+static LLVMValueRef length_as_i64(barrier_state *state, LLVMValueRef call)
+{
+    LLVMValueRef length = LLVMGetOperand(call, 2);
+    if (LLVMTypeOf(length) == state->i64)
+        return length;
+    return LLVMBuildZExt(state->pass->builder, length, state->i64, "");
+}
+
+/* STORE_FILL: llvm.memset, which overwrites references (with zeros) but
+ * writes none; only classify_overwrite returns it. */
+typedef enum store_kind { NOT_A_REFERENCE_STORE, STORE_FIELD, STORE_RANGE, STORE_FILL } store_kind;
 static store_kind classify_store(LLVMValueRef inst, LLVMValueRef *field, LLVMValueRef *value);
+static store_kind classify_overwrite(LLVMValueRef inst, LLVMValueRef *field, LLVMValueRef *value);
 
 /* The card barrier right after `after`: a reference store, or (when
  * after_is_field) an address computed from a store's field. The split
@@ -269,7 +300,7 @@ static LLVMBasicBlockRef emit_card_barrier(barrier_state *state, LLVMValueRef af
     LLVMContextRef context = pass->context;
     LLVMBasicBlockRef block = LLVMGetInstructionParent(after);
     LLVMMetadataRef location = LLVMInstructionGetDebugLoc(after);
-    LLVMBasicBlockRef done = split_after(state, after);
+    LLVMBasicBlockRef done = split_after(state, after, "corral.barrier.done");
     LLVMValueRef field = after, value;
     if (!after_is_field)
         classify_store(after, &field, &value);
@@ -308,12 +339,8 @@ static LLVMBasicBlockRef emit_card_barrier(barrier_state *state, LLVMValueRef af
     LLVMSetMetadata(branch, LLVMGetMDKindIDInContext(context, "prof", 4), branch_weights(pass, 1, 2000));
 
     LLVMPositionBuilderAtEnd(builder, slow);
-    LLVMValueRef arguments[2] = {
-        object ? object : LLVMConstNull(state->ref),
-        LLVMGetPointerAddressSpace(LLVMTypeOf(field)) == GC_ADDRESS_SPACE
-            ? field
-            : LLVMBuildAddrSpaceCast(builder, field, state->ref, ""),
-    };
+    LLVMValueRef arguments[2] = {object ? object : LLVMConstNull(state->ref),
+                                 as_heap_pointer(state, field)};
     LLVMValueRef call = LLVMBuildCall2(builder, LLVMGlobalGetValueType(state->outside_heap),
                                        state->outside_heap, arguments, 2, "");
     add_call_string_attribute(call, "gc-leaf-function", "");
@@ -331,12 +358,9 @@ static void emit_range_barrier(barrier_state *state, LLVMValueRef call)
     LLVMSetCurrentDebugLocation2(builder, LLVMInstructionGetDebugLoc(call));
     LLVMValueRef destination = LLVMGetOperand(call, 0);
     LLVMValueRef object = object_of_address(destination);
-    LLVMValueRef length = LLVMGetOperand(call, 2);
-    if (LLVMTypeOf(length) != state->i64)
-        length = LLVMBuildZExt(builder, length, state->i64, "");
-    if (LLVMGetPointerAddressSpace(LLVMTypeOf(destination)) != GC_ADDRESS_SPACE)
-        destination = LLVMBuildAddrSpaceCast(builder, destination, state->ref, "");
-    LLVMValueRef arguments[3] = {object ? object : LLVMConstNull(state->ref), destination, length};
+    LLVMValueRef length = length_as_i64(state, call);
+    LLVMValueRef arguments[3] = {object ? object : LLVMConstNull(state->ref),
+                                 as_heap_pointer(state, destination), length};
     LLVMValueRef barrier = LLVMBuildCall2(builder, LLVMGlobalGetValueType(state->range),
                                           state->range, arguments, 3, "");
     add_call_string_attribute(barrier, "gc-leaf-function", "");
@@ -389,6 +413,22 @@ static store_kind classify_store(LLVMValueRef inst, LLVMValueRef *field, LLVMVal
                                                                   : NOT_A_REFERENCE_STORE;
 }
 
+/* What inst overwrites, for the deletion barrier: what classify_store
+ * finds, and llvm.memset into the heap (*field its destination). */
+static store_kind classify_overwrite(LLVMValueRef inst, LLVMValueRef *field, LLVMValueRef *value)
+{
+    store_kind kind = classify_store(inst, field, value);
+    if (kind != NOT_A_REFERENCE_STORE || !LLVMIsACallInst(inst))
+        return kind;
+    LLVMValueRef callee = called_function(inst);
+    if (!callee || strncmp(value_name(callee), "llvm.memset.", 12) != 0 ||
+        !is_heap_address(LLVMGetOperand(inst, 0)))
+        return NOT_A_REFERENCE_STORE;
+    *field = LLVMGetOperand(inst, 0);
+    *value = NULL;
+    return STORE_FILL;
+}
+
 static int value_is_constant_reference(LLVMValueRef value)
 {
     if (LLVMIsAPtrToIntInst(value))
@@ -400,6 +440,50 @@ static int value_is_constant_reference(LLVMValueRef value)
 static uint64_t stored_bytes(barrier_state *state, LLVMValueRef value)
 {
     return LLVMABISizeOfType(state->layout, LLVMTypeOf(value));
+}
+
+/* The deletion barrier right before inst, which classify_overwrite finds:
+ *     block:  %satb.active = load table.satb_active; br (!= 0), log, done
+ *     log:    call corral_satb_log_range(object or null, field, bytes); br done
+ *     done:   inst ...
+ * The load goes in first and the block is split after it, so inst may be
+ * its block's first instruction. */
+static void emit_deletion_barrier(barrier_state *state, LLVMValueRef inst)
+{
+    polls_pass *pass = state->pass;
+    LLVMBuilderRef builder = pass->builder;
+    LLVMMetadataRef location = LLVMInstructionGetDebugLoc(inst);
+    LLVMBasicBlockRef block = LLVMGetInstructionParent(inst);
+    LLVMPositionBuilderBefore(builder, inst);
+    LLVMSetCurrentDebugLocation2(builder, location);
+    LLVMValueRef active = table_word(state, CORRAL_ABI_BARRIER_SATB_ACTIVE, state->i64,
+                                     "satb.active");
+    LLVMBasicBlockRef done = split_after(state, active, "corral.satb.done");
+    LLVMBasicBlockRef log = new_block_after(state, block, "corral.satb.log");
+
+    LLVMPositionBuilderAtEnd(builder, block);
+    LLVMSetCurrentDebugLocation2(builder, location);
+    LLVMValueRef on = LLVMBuildICmp(builder, LLVMIntNE, active, LLVMConstInt(state->i64, 0, 0), "");
+    LLVMValueRef branch = LLVMBuildCondBr(builder, on, log, done);
+    LLVMSetMetadata(branch, LLVMGetMDKindIDInContext(pass->context, "prof", 4),
+                    branch_weights(pass, 1, 2000));
+
+    /* Read after the split, which may have rebuilt a phi the field uses. */
+    LLVMValueRef field, value;
+    store_kind kind = classify_overwrite(inst, &field, &value);
+    LLVMPositionBuilderAtEnd(builder, log);
+    LLVMValueRef object = object_of_address(field);
+    LLVMValueRef arguments[3] = {
+        object ? object : LLVMConstNull(state->ref),
+        as_heap_pointer(state, field),
+        kind == STORE_FIELD ? LLVMConstInt(state->i64, stored_bytes(state, value), 0)
+                            : length_as_i64(state, inst),
+    };
+    LLVMValueRef call = LLVMBuildCall2(builder, LLVMGlobalGetValueType(state->satb_log),
+                                       state->satb_log, arguments, 3, "");
+    add_call_string_attribute(call, "gc-leaf-function", "");
+    LLVMBuildBr(builder, done);
+    LLVMSetCurrentDebugLocation2(builder, NULL);
 }
 
 static void barrier_for_store(barrier_state *state, LLVMValueRef inst)
@@ -422,6 +506,93 @@ static void barrier_for_store(barrier_state *state, LLVMValueRef inst)
     }
 }
 
+/* The store's object was allocated since the last safepoint. A phi of
+ * allocations is an object start too (fresh_at checks). */
+static int stores_into_fresh_object(const polls_pass *pass, const cfg *graph, LLVMValueRef field,
+                                    LLVMBasicBlockRef block, LLVMValueRef inst)
+{
+    LLVMValueRef base = strip_address(field);
+    return type_is_gc_pointer(LLVMTypeOf(base)) && fresh_at(pass, graph, base, block, inst, 0);
+}
+
+/* What needs which barrier; found before any is emitted (emitting splits blocks). */
+typedef struct barrier_plan {
+    value_list card_stores;     /* a card (or range) barrier after */
+    value_list deletion_stores; /* a deletion barrier before */
+} barrier_plan;
+
+/* Decides the barriers of one overwrite of the heap; counts the elided. */
+static void plan_barriers(polls_pass *pass, const cfg *graph, LLVMBasicBlockRef block,
+                          LLVMValueRef inst, barrier_plan *plan,
+                          corral_polls_function_report *report)
+{
+    LLVMValueRef field, value;
+    store_kind kind = classify_overwrite(inst, &field, &value);
+    if (kind == NOT_A_REFERENCE_STORE)
+        return;
+    int fresh = stores_into_fresh_object(pass, graph, field, block, inst);
+    if (pass->options.satb_barrier) {
+        if (fresh)
+            report->deletion_barriers_elided++;
+        else
+            VEC_PUSH(plan->deletion_stores, inst);
+    }
+    /* memset writes no reference but null: nothing to remember. */
+    if (!pass->options.write_barrier || kind == STORE_FILL)
+        return;
+    if (fresh || (kind == STORE_FIELD && value_is_constant_reference(value)))
+        report->barriers_elided++;
+    else
+        VEC_PUSH(plan->card_stores, inst);
+}
+
+static void emit_deletion_barriers(barrier_state *state, const value_list *stores,
+                                   corral_polls_function_report *report)
+{
+    if (!stores->count)
+        return;
+    LLVMTypeRef parameters[3] = {state->ref, state->ref, state->i64};
+    if (!state->table)
+        state->table = table_declaration(state);
+    state->satb_log = declare_leaf_function(
+        state->pass, CORRAL_ABI_SATB_LOG_RANGE,
+        LLVMFunctionType(LLVMVoidTypeInContext(state->pass->context), parameters, 3, 0));
+    for (size_t i = 0; i < stores->count; i++) {
+        emit_deletion_barrier(state, stores->items[i]);
+        report->deletion_barriers_inserted++;
+    }
+}
+
+static void emit_card_barriers(barrier_state *state, const value_list *stores,
+                               corral_polls_function_report *report)
+{
+    polls_pass *pass = state->pass;
+    LLVMContextRef context = pass->context;
+    for (size_t i = 0; i < stores->count; i++) {
+        LLVMValueRef inst = stores->items[i], field, value;
+        if (classify_store(inst, &field, &value) == STORE_RANGE) {
+            if (!state->range) {
+                LLVMTypeRef parameters[3] = {state->ref, state->ref, state->i64};
+                state->range = declare_leaf_function(
+                    pass, CORRAL_ABI_BARRIER_RANGE,
+                    LLVMFunctionType(LLVMVoidTypeInContext(context), parameters, 3, 0));
+            }
+            emit_range_barrier(state, inst);
+        } else {
+            if (!state->outside_heap) {
+                LLVMTypeRef parameters[2] = {state->ref, state->ref};
+                if (!state->table)
+                    state->table = table_declaration(state);
+                state->outside_heap = declare_leaf_function(
+                    pass, CORRAL_ABI_BARRIER_OUTSIDE_HEAP,
+                    LLVMFunctionType(LLVMVoidTypeInContext(context), parameters, 2, 0));
+            }
+            barrier_for_store(state, inst);
+        }
+        report->barriers_inserted++;
+    }
+}
+
 void insert_write_barriers(polls_pass *pass, LLVMValueRef function,
                            corral_polls_function_report *report)
 {
@@ -437,53 +608,18 @@ void insert_write_barriers(polls_pass *pass, LLVMValueRef function,
         .ref = LLVMPointerTypeInContext(context, GC_ADDRESS_SPACE),
         .layout = LLVMGetModuleDataLayout(pass->module),
     };
-    /* First find the stores (emitting splits blocks), then emit. */
-    value_list stores = {0};
+    barrier_plan plan = {0};
     cfg graph;
     cfg_build(&graph, function);
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-             inst = LLVMGetNextInstruction(inst)) {
-            LLVMValueRef field, value;
-            store_kind kind = classify_store(inst, &field, &value);
-            if (kind == NOT_A_REFERENCE_STORE)
-                continue;
-            if (kind == STORE_FIELD && value_is_constant_reference(value)) {
-                report->barriers_elided++;
-                continue;
-            }
-            /* A phi of allocations is an object start too (fresh_at checks). */
-            LLVMValueRef base = strip_address(field);
-            if (type_is_gc_pointer(LLVMTypeOf(base)) &&
-                fresh_at(pass, &graph, base, block, inst, 0)) {
-                report->barriers_elided++;
-                continue;
-            }
-            VEC_PUSH(stores, inst);
-        }
+             inst = LLVMGetNextInstruction(inst))
+            plan_barriers(pass, &graph, block, inst, &plan, report);
     cfg_free(&graph);
-    for (size_t i = 0; i < stores.count; i++) {
-        LLVMValueRef inst = stores.items[i], field, value;
-        if (classify_store(inst, &field, &value) == STORE_RANGE) {
-            if (!state.range) {
-                LLVMTypeRef parameters[3] = {state.ref, state.ref, state.i64};
-                state.range = declare_leaf_function(
-                    pass, CORRAL_ABI_BARRIER_RANGE,
-                    LLVMFunctionType(LLVMVoidTypeInContext(context), parameters, 3, 0));
-            }
-            emit_range_barrier(&state, inst);
-        } else {
-            if (!state.table) {
-                LLVMTypeRef parameters[2] = {state.ref, state.ref};
-                state.table = table_declaration(&state);
-                state.outside_heap = declare_leaf_function(
-                    pass, CORRAL_ABI_BARRIER_OUTSIDE_HEAP,
-                    LLVMFunctionType(LLVMVoidTypeInContext(context), parameters, 2, 0));
-            }
-            barrier_for_store(&state, inst);
-        }
-        report->barriers_inserted++;
-    }
-    free(stores.items);
+    /* Each barrier finds its store wherever an earlier one's split moved it. */
+    emit_deletion_barriers(&state, &plan.deletion_stores, report);
+    emit_card_barriers(&state, &plan.card_stores, report);
+    free(plan.deletion_stores.items);
+    free(plan.card_stores.items);
 }

@@ -317,7 +317,9 @@ int strip_mine_loop(polls_pass *pass, LLVMValueRef function, LLVMBasicBlockRef l
 
 /* ---- barrier.c */
 /* With options.write_barrier: a card-marking barrier after each reference
- * store into the heap, except those it can prove need none; counts both. */
+ * store into the heap; with options.satb_barrier: a deletion barrier before
+ * each overwrite of the heap that may hit a reference. Each barrier is left
+ * out where it can be proven unneeded; counts both. */
 void insert_write_barriers(polls_pass *pass, LLVMValueRef function,
                            corral_polls_function_report *report);
 

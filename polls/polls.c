@@ -289,7 +289,7 @@ static void run_steps(polls_pass *pass)
         check_live_across_safepoints(pass, function);
     }
     /* After placement, so no poll comes between a store and its barrier. */
-    if (pass->options.write_barrier && !pass->error_count)
+    if ((pass->options.write_barrier || pass->options.satb_barrier) && !pass->error_count)
         FOR_EACH_MANAGED(pass, function)
             insert_write_barriers(pass, function, &pass->reports.items[index_]);
     if (pass->error_count || pass->options.stop_after_placement)

@@ -52,8 +52,7 @@ int barrier_init(bool enable)
     return 0;
 }
 
-/* The large object holding field, by a walk of the LOS list; NULL if none. */
-static void *large_object_holding(const void *field)
+void *barrier_large_object_holding(const void *field)
 {
     size_t count;
     los_object **objects = los_snapshot(&count);
@@ -93,7 +92,7 @@ void corral_write_barrier_outside_heap(corral_ref object, const void *field)
         return;
     void *holder = untagged_object(object);
     if (!holder)
-        holder = large_object_holding(field);
+        holder = barrier_large_object_holding(field);
     /* Not in the heap nor the LOS: C memory, which the collector never scans. */
     if (!holder)
         return;
@@ -123,7 +122,7 @@ void corral_write_barrier_range(corral_ref object, const void *start, size_t byt
     }
     void *holder = untagged_object(object);
     if (!holder)
-        holder = large_object_holding(first);
+        holder = barrier_large_object_holding(first);
     if (!holder)
         return;
     uint8_t *from = large_object_card(holder, first), *to = large_object_card(holder, last);
@@ -136,7 +135,7 @@ int corral_barrier_recorded(const void *field)
     if (offset < card_table_size << CORRAL_CARD_SHIFT)
         return __atomic_load_n(&card_table[offset >> CORRAL_CARD_SHIFT], __ATOMIC_RELAXED) ==
                CORRAL_CARD_DIRTY;
-    void *holder = large_object_holding(field);
+    void *holder = barrier_large_object_holding(field);
     return holder && __atomic_load_n(large_object_card(holder, field), __ATOMIC_RELAXED) ==
                          CORRAL_CARD_DIRTY;
 }

@@ -30,6 +30,10 @@ bool barrier_recorded_in(const void *object, const void *field);
  * collection every survivor is old: nothing is left to remember. */
 void barrier_clean_below_from_stw(const char *top);
 
+/* The large object holding field, by a walk of the LOS list; NULL if none.
+ * Any thread (it takes the LOS lock). */
+void *barrier_large_object_holding(const void *field);
+
 /* Cards of a large object of size bytes: one per 512 bytes of payload. */
 static inline size_t barrier_card_count(size_t size)
 {

@@ -110,7 +110,10 @@
 #define CORRAL_CONFIG_WORDS_verify(W)                                                       \
     W(CORRAL_VERIFY_BEFORE, "before", "verify the heap before each GC")                     \
     W(CORRAL_VERIFY_AFTER, "after", "verify the heap after each GC")                        \
-    W(CORRAL_VERIFY_REMARK, "remark", "mark twice and compare the mark bitmaps")
+    W(CORRAL_VERIFY_REMARK, "remark", "mark twice and compare the mark bitmaps")            \
+    W(CORRAL_VERIFY_SATB, "satb",                                                           \
+      "check the deletion barrier: what was reachable when a GC ended is reached at the "   \
+      "next from those roots and the logged overwritten references")
 
 /* A trap mode (the page protected, a SIGSEGV handler sending the faulting
  * poll to the slow path) is not built: host VMs own their signal handlers,

@@ -156,6 +156,8 @@ static void collect_from_stw(stop_report *stop, void *context)
         generation_prepare_major_from_stw();
     mark_roots_from_stw(cycle);
     generation_check_roots_from_stw(stop);
+    if (config->verify & CORRAL_VERIFY_SATB)
+        verify_satb_close_from_stw(cycle);
     if (config->verify & CORRAL_VERIFY_BEFORE)
         verify_heap_from_stw(cycle, "before");
     if (cycle->minor)
@@ -167,6 +169,8 @@ static void collect_from_stw(stop_report *stop, void *context)
     cycle->nursery_bytes = generation_nursery_bytes();
     if (config->verify & CORRAL_VERIFY_AFTER)
         verify_heap_from_stw(cycle, "after");
+    if (config->verify & CORRAL_VERIFY_SATB)
+        verify_satb_open_from_stw(cycle);
 #ifdef CORRAL_DEBUG_CHECKS
     const char *problem = heap_check();
     if (!problem)

@@ -29,6 +29,7 @@
 #include "mark.h"
 #include "object.h"
 #include "region_loop.h"
+#include "satb_log.h"
 #include "roots.h"
 #include "stats.h"
 #include "thread.h"
@@ -36,6 +37,8 @@
 #include "vec.h"
 
 enum { VERIFY_REPORT_LIMIT = 10 };
+
+typedef VEC(void *) void_list;
 
 /* Readable address ranges of the process (from /proc/self/maps), so a
  * header that is not a type pointer is reported, not dereferenced. */
@@ -55,6 +58,9 @@ typedef struct verifier {
     VEC(readable_range) readable; /* sorted */
     bool check_remembered;    /* around a minor GC: old-to-young references remembered? */
     uint64_t missing_barriers;
+    /* When set (opening a SATB window): the objects the roots hold, and
+     * every object reached. */
+    void_list *roots_out, *reached_out;
 } verifier;
 
 static void collect_readable_ranges(verifier *v)
@@ -226,8 +232,13 @@ static void check_tagged_slot(void **slot, uintptr_t tag, void *context)
         report(v, slot, tag, problem);
         return;
     }
-    if (first_visit(reference))
+    if (v->roots_out && !v->where_object)
+        VEC_PUSH(*v->roots_out, reference);
+    if (first_visit(reference)) {
         VEC_PUSH(v->stack, reference);
+        if (v->reached_out)
+            VEC_PUSH(*v->reached_out, reference);
+    }
 }
 
 /* A plain reference slot a trace hook hands over. */
@@ -275,23 +286,34 @@ static void clear_visited(verifier *v)
         los_header((void *)v->large.payloads[i])->verify_visited = 0;
 }
 
+/* The checks from every root; leaves v's lists for the caller to free. */
+static void trace_from_roots(verifier *v)
+{
+    los_index_build_from_stw(&v->large);
+    collect_readable_ranges(v);
+    for (size_t i = 0; i < v->cycle->stop->thread_count; i++)
+        check_thread(v, v->cycle->stop->threads[i]);
+    v->where = "global root, pin or finalization entry";
+    v->where_object = NULL;
+    roots_visit_globals_from_stw(check_tagged_slot, v);
+    while (v->stack.count)
+        scan(v, v->stack.items[--v->stack.count]);
+    clear_visited(v);
+}
+
+static void free_verifier(verifier *v)
+{
+    VEC_FREE(v->stack);
+    los_index_free(&v->large);
+    VEC_FREE(v->readable);
+}
+
 uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
 {
     verifier v = {.cycle = cycle, .when = when,
                   .check_remembered = cycle->minor};
-    los_index_build_from_stw(&v.large);
-    collect_readable_ranges(&v);
-    for (size_t i = 0; i < cycle->stop->thread_count; i++)
-        check_thread(&v, cycle->stop->threads[i]);
-    v.where = "global root, pin or finalization entry";
-    v.where_object = NULL;
-    roots_visit_globals_from_stw(check_tagged_slot, &v);
-    while (v.stack.count)
-        scan(&v, v.stack.items[--v.stack.count]);
-    clear_visited(&v);
-    VEC_FREE(v.stack);
-    los_index_free(&v.large);
-    VEC_FREE(v.readable);
+    trace_from_roots(&v);
+    free_verifier(&v);
     if (corral_runtime_config.log & CORRAL_LOG_VERIFY)
         fprintf(stats_log_stream(), "corral: verify %s %s gc %" PRIu64 ": %" PRIu64
                                     " objects reachable, %" PRIu64 " problems\n",
@@ -302,4 +324,151 @@ uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when)
                      "cards (first %d listed above)",
                      when, cycle->number, v.problems, v.missing_barriers, VERIFY_REPORT_LIMIT);
     return v.problems;
+}
+
+/* ---- CORRAL_GC_VERIFY=satb: the deletion barrier's check
+ *
+ * Snapshot-at-the-beginning marking finds every object reachable when it
+ * began if it traces the heap as it is now from the roots of then and from
+ * every reference a store overwrote since (the deletion barrier's log).
+ * The check: at the end of each collection (the window opens) note the
+ * roots' objects and everything reachable, and turn the barrier on; at the
+ * next collection (it closes) trace from those roots and the log through
+ * the objects of the snapshot alone (an object allocated since is live to
+ * such a marker without a trace), and report every snapshot object not
+ * reached: a store overwrote a reference to it without the barrier.
+ *
+ *   closed ──gc ends──> open: barrier on, snapshot kept
+ *     ^                   │
+ *     └───next gc starts: trace, report, barrier off, log dropped
+ *
+ * Weak handles are not roots here: a weakly held object the mutator took
+ * out of its handle after the window opened is not checked.
+ */
+
+/* Collector only, world stopped. */
+static struct {
+    bool open;
+    uint64_t opened_after_gc;
+    void_list roots;     /* objects the roots held when it opened */
+    void_list snapshot;  /* every object reachable then, sorted */
+} satb_window;
+
+static int compare_addresses(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+    return (x > y) - (x < y);
+}
+
+static bool in_snapshot(const void *object)
+{
+    return object && bsearch(&object, satb_window.snapshot.items, satb_window.snapshot.count,
+                             sizeof(void *), compare_addresses);
+}
+
+static void drop_logs_from_stw(const stop_report *stop)
+{
+    for (size_t i = 0; i < stop->thread_count; i++)
+        satb_log_flush(stop->threads[i]);
+    for (satb_chunk *chunk = satb_log_take_all(), *next; chunk; chunk = next) {
+        next = satb_chunk_next(chunk);
+        satb_chunk_free(chunk);
+    }
+}
+
+void verify_satb_open_from_stw(gc_cycle *cycle)
+{
+    drop_logs_from_stw(cycle->stop); /* stores made while no window was open */
+    verifier v = {.cycle = cycle, .when = "satb snapshot after",
+                  .roots_out = &satb_window.roots, .reached_out = &satb_window.snapshot};
+    trace_from_roots(&v);
+    free_verifier(&v);
+    if (v.problems)
+        CORRAL_FATAL("heap verification for the SATB snapshot after gc %" PRIu64
+                     " found %" PRIu64 " problems (first %d listed above)",
+                     cycle->number, v.problems, VERIFY_REPORT_LIMIT);
+    qsort(satb_window.snapshot.items, satb_window.snapshot.count, sizeof(void *),
+          compare_addresses);
+    satb_window.open = true;
+    satb_window.opened_after_gc = cycle->number;
+    __atomic_store_n(&corral_barrier.satb_active, 1, __ATOMIC_RELAXED);
+}
+
+/* Pushes object when it is of the snapshot and not yet reached. */
+static void reach(verifier *v, void *object)
+{
+    if (in_snapshot(object) && first_visit(object))
+        VEC_PUSH(v->stack, object);
+}
+
+static void reach_slot(void **slot, uintptr_t tag, void *context)
+{
+    reach(context, object_slot_target(slot, tag));
+}
+
+static void reach_hook_slot(void **slot, void *context)
+{
+    reach(context, object_slot_target(slot, 0));
+}
+
+/* Reaches from the window's roots and the log; returns how many logged. */
+static size_t reach_from_snapshot_roots_and_log(verifier *v)
+{
+    for (size_t i = 0; i < satb_window.roots.count; i++)
+        reach(v, satb_window.roots.items[i]);
+    size_t logged = 0;
+    for (satb_chunk *chunk = satb_log_take_all(), *next; chunk; chunk = next) {
+        for (uint32_t i = 0; i < chunk->count; i++)
+            reach(v, chunk->refs[i]);
+        logged += chunk->count;
+        next = satb_chunk_next(chunk);
+        satb_chunk_free(chunk);
+    }
+    while (v->stack.count)
+        object_visit_slots(v->stack.items[--v->stack.count], reach_slot, reach_hook_slot, v);
+    return logged;
+}
+
+static void report_unreached(verifier *v, void *object)
+{
+    if (++v->problems > VERIFY_REPORT_LIMIT)
+        return;
+    fprintf(stderr,
+            "corral: verify satb gc %" PRIu64 ": object %p of type %s was reachable when gc %"
+            PRIu64 " ended, and neither that moment's roots nor the references overwritten since "
+            "reach it: a store overwrote a reference to it without the deletion barrier (plain "
+            "C must use corral_store_ref, or corral_deletion_barrier before a memcpy or memset "
+            "into an object; managed code must be built with corralc --satb-barrier)\n",
+            v->cycle->number, object, object_type(object)->name, satb_window.opened_after_gc);
+}
+
+void verify_satb_close_from_stw(gc_cycle *cycle)
+{
+    if (!satb_window.open)
+        return;
+    __atomic_store_n(&corral_barrier.satb_active, 0, __ATOMIC_RELAXED);
+    for (size_t i = 0; i < cycle->stop->thread_count; i++)
+        satb_log_flush(cycle->stop->threads[i]);
+    verifier v = {.cycle = cycle, .when = "satb"};
+    los_index_build_from_stw(&v.large);
+    size_t logged = reach_from_snapshot_roots_and_log(&v);
+    for (size_t i = 0; i < satb_window.snapshot.count; i++) {
+        void *object = satb_window.snapshot.items[i];
+        if (first_visit(object))
+            report_unreached(&v, object);
+    }
+    clear_visited(&v);
+    free_verifier(&v);
+    if (corral_runtime_config.log & CORRAL_LOG_VERIFY)
+        fprintf(stats_log_stream(), "corral: verify satb gc %" PRIu64 ": %zu snapshot objects, "
+                                    "%zu references logged, %" PRIu64 " not reached\n",
+                cycle->number, satb_window.snapshot.count, logged, v.problems);
+    satb_window.open = false;
+    satb_window.roots.count = 0;
+    satb_window.snapshot.count = 0;
+    if (v.problems)
+        CORRAL_FATAL("SATB verification at gc %" PRIu64 ": %" PRIu64 " objects of the snapshot "
+                     "taken after gc %" PRIu64 " were overwritten without the deletion barrier "
+                     "(first %d listed above)",
+                     cycle->number, v.problems, satb_window.opened_after_gc, VERIFY_REPORT_LIMIT);
 }

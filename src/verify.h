@@ -15,4 +15,11 @@
  * report when there are any. */
 uint64_t verify_heap_from_stw(gc_cycle *cycle, const char *when);
 
+/* CORRAL_GC_VERIFY=satb (verify.c has the check): at the end of a
+ * collection, note what is reachable and turn the deletion barrier on; at
+ * the start of the next, check that those objects are reached from the
+ * noted roots and the barrier's log, and turn it off. */
+void verify_satb_open_from_stw(gc_cycle *cycle);
+void verify_satb_close_from_stw(gc_cycle *cycle);
+
 #endif /* CORRAL_VERIFY_H */

@@ -10,6 +10,7 @@
 #include "coordinator.h"
 #include "entry.h"
 #include "fatal.h"
+#include "satb_log.h"
 #include "walker.h"
 
 /* Whether corral_init has run; written once by init, before threads attach. */
@@ -117,6 +118,7 @@ CORRAL_RUNTIME_ENTRY void corral_thread_detach(void)
     self->tlab = NULL;
     self->shadow_stack_head = NULL; /* the two chains' heads are ours too */
     self->setjmp_roots_head = NULL;
+    satb_log_flush(self); /* a collection reads what we logged after we left */
     thread_free_handles_and_pins(self);
     self->segment = NULL;
     self->anchor = (frame_anchor){0};

@@ -22,6 +22,7 @@
 #include "corral/shadow_stack.h"
 #include "fatal.h"
 #include "rcu_fork.h"
+#include "satb_log.h"
 
 __thread corral_thread *corral_current_thread;
 
@@ -105,6 +106,9 @@ void thread_free_handles_and_pins(corral_thread *thread)
     }
     thread->handles = NULL;
     VEC_FREE(thread->call_pins);
+    /* Detach flushed the log first; a fork child drops the others' logs. */
+    satb_chunk_free(thread->satb);
+    thread->satb = NULL;
 }
 
 void threads_forget_others_in_child(corral_thread *survivor)

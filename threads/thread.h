@@ -133,6 +133,10 @@ typedef struct corral_thread {
     /* The owner's corral_setjmp_roots_head, likewise: frames keeping
      * references live across setjmp (polls/setjmp.c). */
     struct corral_shadow_stack_entry **setjmp_roots_head;
+    /* The references this thread's stores overwrote while the collector
+     * asked (satb_log.h): written by the owner, flushed by the owner at
+     * detach or by the collector once the thread is stopped. */
+    struct satb_chunk *satb;
 
     /* --- identity, fixed after attach */
     unsigned id;              /* small number for logs: 1, 2, ... */

@@ -42,6 +42,7 @@
 
 #include "fatal.h"
 #include "fork.h"
+#include "satb_log.h"
 
 _Atomic uint32_t corral_gc_epoch;
 
@@ -56,6 +57,7 @@ static long membarrier(int command, unsigned flags)
 int threads_init(bool membarrier_mode)
 {
     fork_handlers_install();
+    satb_log_init();
     use_membarrier = false;
     if (!membarrier_mode)
         return 0;

@@ -59,9 +59,15 @@ static const char usage_text[] =
     "  --poll-page=direct|got direct: one PC-relative compare, runtime linked\n"
     "                         statically (default); got: for libcorral.so\n"
     "  --report-poll-distance print each function's poll distance (and, with\n"
-    "                         --write-barrier, its barriers inserted and elided)\n"
+    "                         --write-barrier or --satb-barrier, its barriers\n"
+    "                         inserted and elided)\n"
     "  --write-barrier        a card-marking write barrier after each reference\n"
     "                         store into the heap (for CORRAL_GC_GENERATIONAL=1)\n"
+    "  --satb-barrier         a deletion barrier before each reference store into\n"
+    "                         the heap, for snapshot-at-the-beginning marking: logs\n"
+    "                         the overwritten references while the collector asks\n"
+    "                         (CORRAL_GC_VERIFY=satb checks it); also before memset,\n"
+    "                         memcpy and memmove into the heap (default off)\n"
     "  --ref-tags=T,U         the tags (1..7) references carry under the program's\n"
     "                         tag scheme (corral/tagged.h; V8's: 1): a pointer offset\n"
     "                         of T bytes on a reference tags it\n"
@@ -242,6 +248,8 @@ static int parse_polls_option(const char *arg, tool_options *tool, int *handled)
         tool->polls.allow_unpolled_loops = 1;
     } else if (strcmp(arg, "--write-barrier") == 0) {
         tool->polls.write_barrier = 1;
+    } else if (strcmp(arg, "--satb-barrier") == 0) {
+        tool->polls.satb_barrier = 1;
     } else if (strcmp(arg, "--whole-program") == 0) {
         tool->polls.whole_program = 1;
     } else if ((value = option_value(arg, "--ref-tags"))) {
@@ -556,7 +564,7 @@ static LLVMModuleRef read_and_link(LLVMContextRef context, const tool_options *t
 /* ---- output */
 
 static void print_distance_report(const corral_polls_result *result, const origin_table *origins,
-                                  int write_barrier)
+                                  const corral_polls_options *options)
 {
     for (size_t i = 0; i < result->function_count; i++) {
         const corral_polls_function_report *report = &result->functions[i];
@@ -569,9 +577,13 @@ static void print_distance_report(const corral_polls_result *result, const origi
                     file, report->function, (unsigned long long)report->poll_distance,
                     report->polls_inserted, report->loops_strip_mined,
                     report->nopoll ? " (nopoll)" : "");
-        if (write_barrier)
+        if (options->write_barrier)
             fprintf(stderr, "%s: %s: %u write barriers, %u elided\n", file, report->function,
                     report->barriers_inserted, report->barriers_elided);
+        if (options->satb_barrier)
+            fprintf(stderr, "%s: %s: %u deletion barriers, %u elided\n", file,
+                    report->function, report->deletion_barriers_inserted,
+                    report->deletion_barriers_elided);
         if (report->gcroot_roots != CORRAL_GCROOT_ROOTS_NONE)
             fprintf(stderr, "%s: %s: gcroot roots %s\n", file, report->function,
                     report->gcroot_roots == CORRAL_GCROOT_ROOTS_PROMOTED
@@ -677,7 +689,7 @@ static int run_tool(tool_options *tool)
     int pass_status = corral_polls_run(module, &tool->polls, &result);
     print_diagnostics(result, &origins);
     if (tool->report_distance)
-        print_distance_report(result, &origins, tool->polls.write_barrier);
+        print_distance_report(result, &origins, &tool->polls);
     corral_polls_result_free(result);
     if (pass_status != 0 || diagnostics.errors)
         goto done;

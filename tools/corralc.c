@@ -80,6 +80,11 @@ static const char usage_text[] =
     "  --polls=KINDS --loop-poll-interval=K --poll-page=direct|got\n"
     "  --no-write-barrier no write barrier (it is on by default): the code must then\n"
     "                     only run with CORRAL_GC_GENERATIONAL=0\n"
+    "  --satb-barrier     a deletion barrier before each reference store into the\n"
+    "                     heap, for snapshot-at-the-beginning marking: logs the\n"
+    "                     overwritten references while the collector asks\n"
+    "                     (CORRAL_GC_VERIFY=satb checks it); off by default, passed\n"
+    "                     to corral-opt\n"
     "  --report-poll-distance --max-poll-distance=N --leaf=F,.. --unmanaged=F,..\n"
     "  --managed=F,.. --externals-managed --no-default-leaves --allow-unpolled-loops\n"
     "  --gcroot=shadow-stack|promoted\n"
@@ -696,7 +701,7 @@ static const char *const pass_options[] = {
 };
 static const char *const pass_switches[] = {
     "--report-poll-distance", "--externals-managed", "--no-default-leaves",
-    "--allow-unpolled-loops", "--whole-program",
+    "--allow-unpolled-loops", "--whole-program", "--satb-barrier",
 };
 
 static int is_pass_option(const char *arg)

@@ -44,7 +44,8 @@
  *     %offset = ptrtoint %field - load CORRAL_ABI_BARRIER_TABLE.heap_base
  *     if (%offset <u .heap_size) store atomic unordered i8 1, .cards[%offset >> 9]
  *     else if (.outside_heap != 0) call CORRAL_ABI_BARRIER_OUTSIDE_HEAP(%object, %field)
- * The table is four 64-bit words at these byte offsets; the call is gc-leaf. */
+ * The table is five 64-bit words at these byte offsets (the fifth is the
+ * deletion barrier's, below); the call is gc-leaf. */
 #define CORRAL_ABI_BARRIER_TABLE "corral_barrier"
 #define CORRAL_ABI_BARRIER_HEAP_BASE 0
 #define CORRAL_ABI_BARRIER_HEAP_SIZE 8
@@ -55,6 +56,17 @@
 /* After llvm.memcpy/memmove into the heap (it may copy references):
  * void (ptr addrspace(1) object or null, ptr addrspace(1) start, i64 bytes), gc-leaf. */
 #define CORRAL_ABI_BARRIER_RANGE "corral_write_barrier_range"
+/* Deletion barrier (pass option --satb-barrier), before a reference store,
+ * cmpxchg, xchg, memcpy, memmove or memset into the heap that is not elided
+ * (stores into an object allocated since the last safepoint are; stores of
+ * null or constants are not, since what matters is the word overwritten):
+ *     if (load CORRAL_ABI_BARRIER_TABLE.satb_active != 0)
+ *         call CORRAL_ABI_SATB_LOG_RANGE(%object or null, %field, i64 bytes)
+ * bytes: what the store writes (8 for one reference). The table's fifth
+ * word; the call is gc-leaf and logs the references about to be
+ * overwritten (corral/barrier.h, corral_deletion_barrier). */
+#define CORRAL_ABI_BARRIER_SATB_ACTIVE 32
+#define CORRAL_ABI_SATB_LOG_RANGE "corral_satb_log_range"
 
 /* Annotation strings (clang's annotate attribute) the pass reads. */
 #define CORRAL_ABI_ANNOTATION_LEAF "corral_leaf"

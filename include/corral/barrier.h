@@ -41,6 +41,11 @@ typedef struct corral_barrier_table {
     uintptr_t heap_size;     /* bytes covered by cards; 0 when off, so nothing matches */
     uint8_t *cards;          /* one byte per card: relaxed stores of CORRAL_CARD_DIRTY */
     uintptr_t outside_heap;  /* non-zero when on: stores outside the heap call the slow path */
+    /* Non-zero while the collector needs the references that stores are
+     * about to overwrite (the deletion barrier below). Writer: the collector,
+     * only while the world is stopped (a mutator sees the new value once it
+     * resumes). Readers: every deletion barrier (relaxed loads). */
+    uintptr_t satb_active;
 } corral_barrier_table;
 
 extern corral_barrier_table corral_barrier;
@@ -65,6 +70,12 @@ CORRAL_LEAF int corral_barrier_recorded(const void CORRAL_REF *field);
  * cards also remember old objects' references to aging ones. */
 CORRAL_LEAF void corral_barrier_clean_all(void);
 
+/* Logs the references in [start, start + bytes) of object (NULL: unknown)
+ * that a store is about to overwrite, for snapshot-at-the-beginning
+ * marking. Called only while corral_barrier.satb_active is set; never GCs. */
+CORRAL_LEAF void corral_satb_log_range(corral_ref object, const void CORRAL_REF *start,
+                                       size_t bytes);
+
 #if defined(__CORRAL_MANAGED__)
 /* Managed C: the pass puts the barrier after every reference store, so this
  * is a plain store (kept so code can be shared between managed and plain C). */
@@ -75,7 +86,29 @@ static inline __attribute__((always_inline)) void corral_store_ref(corral_ref ob
     (void)object;
     *field = value;
 }
+
+/* Managed C: the pass logs before memcpy, memmove and memset into the heap
+ * (--satb-barrier), so this does nothing. */
+static inline __attribute__((always_inline)) void corral_deletion_barrier(corral_ref object,
+                                                                          const void CORRAL_REF *start,
+                                                                          size_t bytes)
+{
+    (void)object, (void)start, (void)bytes;
+}
 #else
+/* The deletion barrier: call it before overwriting references in
+ * [start, start + bytes) of object other than through corral_store_ref (a
+ * memcpy, memmove or memset into an object), as corral_write_barrier_range
+ * after. While the collector marks with a snapshot (CORRAL_GC_VERIFY=satb
+ * checks the rule) it logs the references about to be lost. */
+static inline __attribute__((always_inline)) void corral_deletion_barrier(corral_ref object,
+                                                                          const void *start,
+                                                                          size_t bytes)
+{
+    if (__builtin_expect(__atomic_load_n(&corral_barrier.satb_active, __ATOMIC_RELAXED) != 0, 0))
+        corral_satb_log_range(object, start, bytes);
+}
+
 /* The barrier alone, after a store already made to field of object. */
 static inline __attribute__((always_inline)) void corral_write_barrier(corral_ref object,
                                                                        const void *field)
@@ -90,11 +123,13 @@ static inline __attribute__((always_inline)) void corral_write_barrier(corral_re
 
 /* Stores value into field (a reference slot of object) and records it.
  * Thread: MANAGED. Every reference store into a heap object from plain C
- * goes through here; null stores may skip it. */
+ * goes through here, null stores too (the deletion barrier logs what
+ * they overwrite). */
 static inline __attribute__((always_inline)) void corral_store_ref(corral_ref object,
                                                                    corral_ref *field,
                                                                    corral_ref value)
 {
+    corral_deletion_barrier(object, field, sizeof *field);
     *field = value;
     corral_write_barrier(object, field);
 }

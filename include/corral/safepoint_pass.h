@@ -50,8 +50,8 @@ enum corral_poll_kind {
 #define CORRAL_POLLS_ATTRIBUTE_NOPOLL "corral-nopoll"      /* no polls at all */
 #define CORRAL_POLLS_ATTRIBUTE_POLL_ALL "corral-poll-all"  /* every kind, whatever the mask */
 #define CORRAL_POLLS_ANNOTATION_POLL_ALL "corral_poll_all"
-/* A managed function that gets no write barriers even with write_barrier:
- * for measuring the barrier's cost (bench/barrier), never for real code. */
+/* A managed function that gets no barriers even with write_barrier or
+ * satb_barrier: for measuring their cost (bench/barrier), never for real code. */
 #define CORRAL_POLLS_ANNOTATION_NO_BARRIER "corral_no_barrier"
 
 /* How compiled code reaches the polling page. */
@@ -118,6 +118,11 @@ typedef struct corral_polls_options {
      * (corral/abi.h), for CORRAL_GC_GENERATIONAL=1; barriers the pass can
      * prove unneeded are elided. */
     int write_barrier;
+    /* Non-zero: a deletion barrier before every instruction that may
+     * overwrite a reference in the heap (corral/abi.h), for
+     * snapshot-at-the-beginning marking; stores into an object allocated
+     * since the last safepoint are elided. Independent of write_barrier. */
+    int satb_barrier;
     /* Where gcroot functions keep their roots (default shadow stack). */
     corral_gcroot_mode gcroot_mode;
     /* Bits 1..7: the tags references carry under the program's tag scheme
@@ -160,6 +165,8 @@ typedef struct corral_polls_function_report {
     int nopoll; /* the function opted out of polls */
     unsigned barriers_inserted; /* with write_barrier: reference stores given a barrier */
     unsigned barriers_elided;   /* and those proven to need none (constant, fresh object) */
+    unsigned deletion_barriers_inserted; /* with satb_barrier: overwrites given one */
+    unsigned deletion_barriers_elided;   /* and those into a fresh object */
     /* Where a gcroot function's roots ended up: under --gcroot=promoted a
      * function whose slots cannot all be promoted keeps a frame. */
     enum {

@@ -22,7 +22,7 @@ static char *const empty_env[] = {NULL};
 #define DENSE_ACCEPTS "expected a percentage from 0 to 100, with or without %"
 #define BOOL_ACCEPTS "expected 1, 0, true, false, yes, no, on or off, in any case"
 #define LOG_ACCEPTS "expected a comma-separated list of: gc, phases, stress, threads, verify, all"
-#define VERIFY_ACCEPTS "expected a comma-separated list of: before, after, remark, all"
+#define VERIFY_ACCEPTS "expected a comma-separated list of: before, after, remark, satb, all"
 #define POLL_ACCEPTS "expected one of: load"
 #define FENCE_ACCEPTS "expected one of: fence, membarrier"
 #define LOG_FILE_ACCEPTS "expected any text of at most 4095 bytes (empty for stderr)"
@@ -214,7 +214,8 @@ static void test_words(void)
     is_int(load_one("CORRAL_GC_VERIFY=after,remark").verify,
            CORRAL_VERIFY_AFTER | CORRAL_VERIFY_REMARK, "verify after,remark");
     is_int(load_one("CORRAL_GC_VERIFY=all").verify,
-           CORRAL_VERIFY_BEFORE | CORRAL_VERIFY_AFTER | CORRAL_VERIFY_REMARK, "verify all");
+           CORRAL_VERIFY_BEFORE | CORRAL_VERIFY_AFTER | CORRAL_VERIFY_REMARK | CORRAL_VERIFY_SATB,
+           "verify all");
 }
 
 static void expect_stress(const char *value, const char *formatted)

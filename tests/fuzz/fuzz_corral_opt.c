@@ -251,6 +251,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     options.write_barrier = (h & 96) != 0;
     options.gcroot_mode = (h & 128) ? CORRAL_GCROOT_PROMOTED : CORRAL_GCROOT_SHADOW_STACK;
     options.ref_tags = (h & 256) ? 1u << 1 : 0;
+    options.satb_barrier = (h & 512) != 0;
     corral_polls_result *result = NULL;
     int status = corral_polls_run(module, &options, &result);
     check_result(status, result);

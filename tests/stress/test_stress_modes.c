@@ -16,6 +16,8 @@
  *     integer ("freed") in managed C (plain C: quarantine_c.t), naming the faulting
  *     function; the same programs without quarantine are not caught; and
  *     correct programs (trees on 1 and 4 threads, list_threads) pass.
+ *  7. CORRAL_GC_VERIFY=satb names an overwrite in list_threads built without
+ *     corralc --satb-barrier, and passes it built with the barrier.
  *
  * Every program runs in a child with a timeout; its output is captured.
  */
@@ -202,13 +204,36 @@ static void quarantine(void)
     free(threaded.output);
 }
 
+/* CORRAL_GC_VERIFY=satb: list_threads built without corralc --satb-barrier
+ * overwrites references the check then names; built with it (the torture
+ * build), it passes with references logged. */
+static void deletion_barrier(void)
+{
+    const char *settings = "CORRAL_GC_STRESS=alloc:random:8 CORRAL_GC_VERIFY=satb "
+                           "CORRAL_LOG=verify CORRAL_GC_SEED=3 TORTURE_WORK=20";
+    run_result bad = run_program(UNLOGGED_PROGRAM, settings, 120);
+    if (!ok(WIFSIGNALED(bad.status) &&
+                output_matches(bad.output, "corral: verify satb gc [0-9]+: object 0x[0-9a-f]+ of "
+                                           "type node was reachable when gc [0-9]+ ended"),
+            "satb names an overwrite in code built without --satb-barrier"))
+        show_output(&bad);
+    free(bad.output);
+    run_result good = run_program(THREADED_PROGRAM, settings, 120);
+    if (!ok(exited_ok(&good) && strstr(good.output, ": ok (") &&
+                output_matches(good.output, "[1-9][0-9]* references logged, 0 not reached"),
+            "the same program built with --satb-barrier passes, its overwrites logged"))
+        show_output(&good);
+    free(good.output);
+}
+
 int main(void)
 {
-    plan(25 + 2 * 4 + 3);
+    plan(25 + 2 * 4 + 3 + 2);
     broken_program();
     replayed_schedule();
     stress_log_lines();
     configuration_error_once();
     quarantine();
+    deletion_barrier();
     return done_testing();
 }

@@ -1,5 +1,6 @@
 ; Reference stores into the heap, for corral-opt --write-barrier: which get a
-; barrier, which are elided, and which are no reference store at all.
+; barrier, which are elided, and which are no reference store at all; and
+; for --satb-barrier: which overwrites get a deletion barrier before them.
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -8,7 +9,10 @@ target triple = "x86_64-pc-linux-gnu"
 declare ptr addrspace(1) @corral_alloc_slow(ptr, i64)
 declare void @llvm.memcpy.p1.p1.i64(ptr addrspace(1), ptr addrspace(1), i64, i1)
 declare void @llvm.memset.p1.i64(ptr addrspace(1), i8, i64, i1)
+declare void @llvm.memset.p1.i32(ptr addrspace(1), i8, i32, i1)
 declare ptr @llvm.threadlocal.address.p0(ptr)
+
+@root = global ptr addrspace(1) null
 
 define void @managed_callee() {
   ret void
@@ -172,5 +176,42 @@ define void @store_pair_constant_field(ptr addrspace(1) %a, ptr addrspace(1) %b)
   %p0 = insertelement <2 x ptr addrspace(1)> poison, ptr addrspace(1) %a, i64 0
   %p1 = insertelement <2 x ptr addrspace(1)> %p0, ptr addrspace(1) %b, i64 1
   store <2 x ptr addrspace(1)> %p1, ptr addrspace(1) getelementptr (i8, ptr addrspace(1) null, i64 8), align 8
+  ret void
+}
+
+; deletion barrier only: memset overwrites references with zeros (an i32
+; length is widened for the runtime)
+define void @fill(ptr addrspace(1) %o, i32 %bytes) {
+  call void @llvm.memset.p1.i32(ptr addrspace(1) %o, i8 0, i32 %bytes, i1 false)
+  ret void
+}
+
+; both barriers: a store through a raw pointer made from a reference
+define void @store_raw(ptr addrspace(1) %o, ptr addrspace(1) %v) {
+  %raw = addrspacecast ptr addrspace(1) %o to ptr
+  %f = getelementptr inbounds i8, ptr %raw, i64 8
+  store ptr addrspace(1) %v, ptr %f
+  ret void
+}
+
+; no barrier, nothing counted: a global is no heap memory
+define void @store_global(ptr addrspace(1) %v) {
+  store ptr addrspace(1) %v, ptr @root
+  ret void
+}
+
+; a store that opens its block, into a phi the split of its own block
+; rebuilds (the loop's latch is the block)
+define void @store_in_loop(ptr addrspace(1) %o, ptr addrspace(1) %v, i64 %count) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %p = phi ptr addrspace(1) [ %o, %entry ], [ %v, %loop ]
+  store ptr addrspace(1) %v, ptr addrspace(1) %p
+  %i.next = add i64 %i, 1
+  %again = icmp ult i64 %i.next, %count
+  br i1 %again, label %loop, label %exit
+exit:
   ret void
 }

@@ -1,0 +1,49 @@
+/* satb_log.h — each mutator's log of the references its stores overwrote
+ * while the collector asked for them (snapshot-at-the-beginning marking:
+ * an object reachable when marking began stays found even if every path to
+ * it is overwritten meanwhile). src/satb.c decides what a store logs; this
+ * file keeps the logs.
+ *
+ *   owner thread:  push ──> its chunk ──full──> the shared stack of full chunks
+ *                                  │                      │
+ *   detach, or the collector       └──partial chunk──────>│ (satb_log_flush)
+ *   with the world stopped:                               │
+ *   the collector, world stopped:  satb_log_take_all <────┘ (pops every chunk)
+ *
+ * Chunks are fixed-size so a concurrent marker can take full ones while the
+ * mutators run; today only the collector takes them, with the world stopped.
+ */
+#ifndef CORRAL_SATB_LOG_H
+#define CORRAL_SATB_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <urcu/wfstack.h>
+
+#include "thread.h"
+
+/* 2 KiB a chunk: one allocation per 254 logged references. */
+#define SATB_CHUNK_REFS 254u
+
+typedef struct satb_chunk {
+    struct cds_wfs_node node; /* link in the shared stack of full chunks */
+    uint32_t count;           /* refs[0, count) are logged */
+    void *refs[SATB_CHUNK_REFS];
+} satb_chunk;
+
+/* Called by threads_init, before any thread attaches. */
+void satb_log_init(void);
+/* Appends object to the calling thread's log. Thread: MANAGED (self is the
+ * caller's record); never GCs. */
+void satb_log_push(corral_thread *self, void *object);
+/* Hands thread's partial chunk to the shared stack. Called by the owner at
+ * detach, or by the collector for a stopped thread. */
+void satb_log_flush(corral_thread *thread);
+/* Every logged chunk, in no order, as a list linked through node.next (NULL
+ * ends it); the caller frees each with satb_chunk_free. Collector only, with
+ * the world stopped and every thread flushed. */
+satb_chunk *satb_log_take_all(void);
+satb_chunk *satb_chunk_next(const satb_chunk *chunk);
+void satb_chunk_free(satb_chunk *chunk);
+
+#endif /* CORRAL_SATB_LOG_H */
