@@ -413,11 +413,33 @@ static store_kind classify_store(LLVMValueRef inst, LLVMValueRef *field, LLVMVal
                                                                   : NOT_A_REFERENCE_STORE;
 }
 
+/* An atomic exchange of a pointer-sized integer into the heap: clang's form
+ * of __atomic_compare_exchange_n and __atomic_exchange_n on a reference
+ * field, whose new value is a plain integer when it is null. */
+static int is_word_exchange_into_heap(LLVMValueRef inst, LLVMValueRef *field, LLVMValueRef *value)
+{
+    int exchange = LLVMIsAAtomicCmpXchgInst(inst) ||
+                   (LLVMIsAAtomicRMWInst(inst) &&
+                    LLVMGetAtomicRMWBinOp(inst) == LLVMAtomicRMWBinOpXchg);
+    if (!exchange)
+        return 0;
+    *field = LLVMGetOperand(inst, 0);
+    *value = LLVMGetOperand(inst, LLVMIsAAtomicCmpXchgInst(inst) ? 2 : 1);
+    LLVMTypeRef type = LLVMTypeOf(*value);
+    return LLVMGetTypeKind(type) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(type) == 64 &&
+           is_heap_address(*field);
+}
+
 /* What inst overwrites, for the deletion barrier: what classify_store
- * finds, and llvm.memset into the heap (*field its destination). */
+ * finds, an atomic exchange of a 64-bit word into the heap (the card
+ * barrier needs it only when the new word is a reference; the old one may
+ * be one whatever the new), and llvm.memset into the heap (*field its
+ * destination). */
 static store_kind classify_overwrite(LLVMValueRef inst, LLVMValueRef *field, LLVMValueRef *value)
 {
     store_kind kind = classify_store(inst, field, value);
+    if (kind == NOT_A_REFERENCE_STORE && is_word_exchange_into_heap(inst, field, value))
+        return STORE_FIELD;
     if (kind != NOT_A_REFERENCE_STORE || !LLVMIsACallInst(inst))
         return kind;
     LLVMValueRef callee = called_function(inst);
@@ -537,8 +559,10 @@ static void plan_barriers(polls_pass *pass, const cfg *graph, LLVMBasicBlockRef 
         else
             VEC_PUSH(plan->deletion_stores, inst);
     }
-    /* memset writes no reference but null: nothing to remember. */
-    if (!pass->options.write_barrier || kind == STORE_FILL)
+    /* memset, and an exchange of a word that is no reference, write none
+     * but null: nothing to remember. */
+    kind = classify_store(inst, &field, &value);
+    if (!pass->options.write_barrier || kind == NOT_A_REFERENCE_STORE)
         return;
     if (fresh || (kind == STORE_FIELD && value_is_constant_reference(value)))
         report->barriers_elided++;

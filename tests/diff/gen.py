@@ -32,6 +32,10 @@ every one but those its KNOWN_BUGS table lists for the level):
                     (each prints its total after the join)
   computed-goto     a threaded-code interpreter loop (goto *label, as VMs
                     dispatch) that allocates and calls between its labels
+  cut               a new object (with a new child) hung on an older one, a
+                    call or garbage, then the only path to it overwritten
+                    (null, another reference, or a cmpxchg): the deletion
+                    barrier must log what is cut (CORRAL_GC_VERIFY=satb)
   varargs-doubles   doubles (up to 9, past the 8 vector registers) through
                     a managed varargs call
   varargs-results   non-static varargs functions returning an __int128 (passed
@@ -50,7 +54,8 @@ import sys
 
 SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "indirect-varargs",
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
-          "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp", "headerless"]
+          "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp", "headerless",
+          "cut"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -104,7 +109,7 @@ class Generator:
 
     def statement(self, env, index, depth):
         r = self.r
-        kind = r.randrange(20)
+        kind = r.randrange(21)
         target = r.choice(env["scalars"][-4:])
         if kind == 0:
             ref = r.choice(env["refs"])
@@ -192,6 +197,8 @@ class Generator:
             self.emit("}", depth)
         elif kind == 19 and "computed-goto" in self.shapes:
             self.interpreter(env, index, depth, target)
+        elif kind == 20 and "cut" in self.shapes:
+            self.cut(env, index, depth, target)
         elif kind == 11 and depth < 3:
             self.emit("if ((%s & 3) != 1) {" % self.expr(env, 1), depth)
             self.statement(env, index, depth + 1)
@@ -319,6 +326,35 @@ class Generator:
             self.emit("diff_garbage(%d);" % r.randrange(1, 6), depth + 1)
             self.emit("%s += %s->r1->v0;" % (target, a), depth + 1)
         self.emit("}", depth)
+
+    def cut(self, env, index, depth, target):
+        """A young subgraph reachable through one field of an older object,
+        then that field overwritten: the cut objects are found only through
+        the deletion barrier's log (they are garbage here, which the SATB
+        check reports all the same)."""
+        r = self.r
+        holder = r.choice(env["refs"])
+        self.emit("{", depth)
+        self.emit("obj_ref cut = diff_new_obj();", depth + 1)
+        self.emit("cut->v0 = %s;" % self.expr(env, 1), depth + 1)
+        self.emit("cut->r0 = diff_new_obj();", depth + 1)
+        self.emit("cut->r0->v1 = %s;" % self.expr(env, 1), depth + 1)
+        self.emit("%s->r1 = cut;" % holder, depth + 1)
+        self.emit("}", depth)
+        self.emit(self.safepoint(env, index), depth)
+        self.emit("%s += %s->r1 ? %s->r1->v0 : UINT64_C(7);" % (target, holder, holder), depth)
+        choice = r.randrange(3)
+        if choice == 0:
+            self.emit("%s->r1 = 0;" % holder, depth)
+        elif choice == 1:
+            self.emit("%s->r1 = %s;" % (holder, r.choice(env["refs"])), depth)
+        else:
+            # Whatever r1 holds now (a call above may have changed it), swapped for null.
+            self.emit("{", depth)
+            self.emit("obj_ref seen = %s->r1;" % holder, depth + 1)
+            self.emit("%s ^= (uint64_t)__atomic_compare_exchange_n(&%s->r1, &seen, (obj_ref)0, 0, "
+                      "__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);" % (target, holder), depth + 1)
+            self.emit("}", depth)
 
     def interpreter(self, env, index, depth, target):
         """A threaded-code loop (goto *label): indirectbr cycles with references live around them."""

@@ -136,6 +136,8 @@ static void test_barriers(void)
     is_int(elided, 1, "report: the store into this iteration's allocation is elided");
     is_int(marks_in(ir, "exchange"), 1, "atomicrmw xchg of a reference: a barrier");
     is_int(marks_in(ir, "compare_exchange"), 1, "cmpxchg of a reference: a barrier");
+    is_int(marks_in(ir, "compare_exchange_null_word"), 0,
+           "cmpxchg of the word 0: no card mark (it writes no reference)");
     body = ir_function(ir, "copy");
     is_int(body ? count_of(body, RANGE_CALL) : -1, 1, "memcpy into the heap: one range barrier");
     like_str(body, RANGE_CALL "ptr addrspace(1) %to, ptr addrspace(1) %to, i64 %bytes)",
@@ -203,6 +205,10 @@ static void check_satb_ranges_and_atomics(const char *ir)
     like_str(body, SATB_CALL "ptr addrspace(1) %o, ptr addrspace(1) %f, i64 8)",
              "cmpxchg of a reference: a deletion barrier over its 8 bytes");
     ok(appears_before(body, SATB_CALL, "cmpxchg ptr addrspace(1) %f"), "before the cmpxchg");
+    free(body);
+    body = ir_function(ir, "compare_exchange_null_word");
+    like_str(body, SATB_CALL "ptr addrspace(1) %o, ptr addrspace(1) %f, i64 8)",
+             "cmpxchg of the word 0 (clang's null) into the heap: a deletion barrier");
     free(body);
     body = ir_function(ir, "store_pair");
     like_str(body, SATB_CALL "ptr addrspace(1) %o, ptr addrspace(1) %f, i64 16)",

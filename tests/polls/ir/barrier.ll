@@ -153,6 +153,15 @@ define i1 @compare_exchange(ptr addrspace(1) %o, ptr addrspace(1) %v) {
   ret i1 %done
 }
 
+; clang's __atomic_compare_exchange_n(&o->f, &seen, NULL): a cmpxchg of i64
+; whose new word is 0; it overwrites a reference all the same
+define i1 @compare_exchange_null_word(ptr addrspace(1) %o, i64 %seen) {
+  %f = getelementptr inbounds i8, ptr addrspace(1) %o, i64 8
+  %pair = cmpxchg ptr addrspace(1) %f, i64 %seen, i64 0 seq_cst seq_cst
+  %done = extractvalue { i64, i1 } %pair, 1
+  ret i1 %done
+}
+
 ; a range barrier: memcpy into the heap may copy references; memset may not
 define void @copy(ptr addrspace(1) %to, ptr addrspace(1) %from, i64 %bytes) {
   call void @llvm.memcpy.p1.p1.i64(ptr addrspace(1) %to, ptr addrspace(1) %from, i64 %bytes, i1 false)
