@@ -77,8 +77,9 @@ CORRAL_LEAF void corral_satb_log_range(corral_ref object, const void CORRAL_REF 
                                        size_t bytes);
 
 #if defined(__CORRAL_MANAGED__)
-/* Managed C: the pass puts the barrier after every reference store, so this
- * is a plain store (kept so code can be shared between managed and plain C). */
+/* Managed C: the pass puts the card barrier after every reference store (and,
+ * with --satb-barrier, the deletion barrier before it), so this is a plain
+ * store (kept so code can be shared between managed and plain C). */
 static inline __attribute__((always_inline)) void corral_store_ref(corral_ref object,
                                                                    corral_ref CORRAL_REF *field,
                                                                    corral_ref value)
