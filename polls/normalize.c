@@ -17,6 +17,13 @@
  * 4. Aggregates (small structs returned by value) holding references live
  *    across a safepoint: RS4GC cannot relocate inside them, so they are
  *    split into fields after the definition and rebuilt at each use.
+ * 5. A conditional branch on an icmp with no other use: RS4GC first moves
+ *    the icmp to just before the branch, from wherever it was, even another
+ *    block, which makes its operands live to there. Moved here first
+ *    (sink_branch_compares), the checks and the setjmp root slots see the
+ *    live ranges RS4GC will: otherwise a reference compared before a setjmp
+ *    call and branched on after it was live across the call only after RS4GC
+ *    (tests/diff/findings/setjmp_kept_relocated.c).
  */
 #include "liveness.h"
 #include "pass.h"
@@ -234,4 +241,25 @@ void split_live_aggregates(polls_pass *pass, LLVMValueRef function)
         split_aggregate(pass, live.items[i]);
     free(candidates.items);
     free(live.items);
+}
+
+/* RS4GC's own prepass (RewriteStatepointsForGC.cpp, "make sure the comparison
+ * feeding a branch is after any safepoints"), the same test, done earlier. */
+void sink_branch_compares(polls_pass *pass, LLVMValueRef function)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block)) {
+        LLVMValueRef branch = LLVMGetBasicBlockTerminator(block);
+        if (!branch || !LLVMIsABranchInst(branch) || !LLVMIsConditional(branch))
+            continue;
+        LLVMValueRef compare = LLVMGetCondition(branch);
+        if (!LLVMIsAICmpInst(compare) || !LLVMGetFirstUse(compare) ||
+            LLVMGetNextUse(LLVMGetFirstUse(compare)) || LLVMGetPreviousInstruction(branch) == compare)
+            continue;
+        char *name = xstrdup(value_name(compare)); /* insertion renames it */
+        LLVMInstructionRemoveFromParent(compare);
+        LLVMPositionBuilderBefore(pass->builder, branch);
+        LLVMInsertIntoBuilderWithName(pass->builder, compare, name);
+        free(name);
+    }
 }

@@ -281,6 +281,9 @@ void normalize_function(polls_pass *pass, LLVMValueRef function);
 void normalize_tag_offsets(polls_pass *pass);
 /* Splits reference-holding aggregates live across safepoints into fields. */
 void split_live_aggregates(polls_pass *pass, LLVMValueRef function);
+/* Moves each icmp that only a conditional branch uses to just before it, as
+ * RS4GC will: after placement and again after barriers (which split blocks). */
+void sink_branch_compares(polls_pass *pass, LLVMValueRef function);
 
 /* ---- abi_coercion.c */
 /* Before optimisation: integer loads and stores of a local holding references

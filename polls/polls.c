@@ -285,6 +285,7 @@ static void run_steps(polls_pass *pass)
         if (ptr_table_contains(&pass->gcroot_promoted_functions, function))
             pass->reports.items[index_].gcroot_roots = CORRAL_GCROOT_ROOTS_PROMOTED;
     FOR_EACH_MANAGED(pass, function) {
+        sink_branch_compares(pass, function);
         split_live_aggregates(pass, function);
         check_live_across_safepoints(pass, function);
     }
@@ -295,8 +296,10 @@ static void run_steps(polls_pass *pass)
     if (pass->error_count || pass->options.stop_after_placement)
         return;
     /* After barriers, whose code reads the references it reloads. */
-    FOR_EACH_MANAGED(pass, function)
+    FOR_EACH_MANAGED(pass, function) {
+        sink_branch_compares(pass, function);
         keep_references_across_setjmp(pass, function);
+    }
     if (pass->error_count)
         return;
     FOR_EACH_MANAGED(pass, function)

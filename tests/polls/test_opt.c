@@ -233,8 +233,11 @@ static void test_loop_polls(void)
            "loop: no polls in loop-free functions");
     is_int(polls_in(ir, "list_length"), 1, "loop: one poll in a list walk");
     char *body = ir_function(ir, "list_length");
-    char *before_branch = line_before(body, "br i1 %end, label %done, label %loop");
-    ok(before_branch && strstr(before_branch, POLL_CALL), "loop: the poll is at the latch's end");
+    /* The compare the branch takes moves to the branch, as RS4GC will move it. */
+    char *before_branch = line_before(body, "%end = icmp eq ptr addrspace(1) %next, null");
+    ok(before_branch && strstr(before_branch, POLL_CALL) &&
+           appears_before(body, "%end = icmp", "br i1 %end, label %done, label %loop"),
+       "loop: the poll is at the latch's end, before the compare of its branch");
     free(before_branch);
     free(body);
     free(ir);
@@ -295,7 +298,7 @@ static void test_strip_mining(void)
     ir = opt_ok("--stop-after=placement --loop-poll-interval=1", "stripmine.ll");
     ok(!strstr(ir, "corral.strip_mined"), "--loop-poll-interval=1: no strip-mining");
     sum = ir_function(ir, "sum");
-    char *before = line_before(sum, "br i1 %done, label %exit, label %body");
+    char *before = line_before(sum, "%done = icmp eq i64 %i.next, %count");
     ok(before && strstr(before, POLL_CALL), "--loop-poll-interval=1: a poll on every iteration");
     free(before);
     free(sum);
@@ -475,6 +478,22 @@ static void test_rewrites(void)
            strstr(ir, "store ptr addrspace(1) %field.base, ptr %") &&
            strstr(ir, "%field.kept = getelementptr i8, ptr addrspace(1) %"),
        "setjmp: an address chosen between objects keeps a select of their bases in its slot");
+    free(ir);
+
+    /* A compare before setjmp that only a branch after it uses: RS4GC moves it
+     * to the branch, so the pass must keep its reference across the call. */
+    ir = opt_ok("", "setjmp_compare.ll");
+    char *compare_first = ir_function(ir, "compare_then_setjmp");
+    char *compare_apart = ir_function(ir, "compare_in_another_block");
+    ok(compare_first && compare_apart &&
+           appears_before(compare_first, "call i32 @_setjmp", "%object.kept = load ptr addrspace(1)") &&
+           strstr(compare_first, "icmp eq ptr addrspace(1) %object.kept, null") &&
+           appears_before(compare_apart, "call i32 @_setjmp", "%object.kept = load ptr addrspace(1)") &&
+           strstr(compare_apart, "icmp eq ptr addrspace(1) %object.kept, null"),
+       "setjmp: a reference compared before the call for a branch after it is kept and "
+       "compared where the branch is, as RS4GC would move the compare");
+    free(compare_first);
+    free(compare_apart);
     free(ir);
 
     /* A statepoint of a varargs callee cannot carry sret (LLVM 19). */

@@ -1,13 +1,12 @@
-/* (known bug) setjmp_kept_relocated.c — gen.py --seed 74134 (every default shape,
- * cut and setjmp among them), unreduced. At -O3 the pass stops in f3 with
- * "internal error: reference '%q0.kept...relocated...' is live across a setjmp call
- * after RS4GC". f3 runs one computed-goto interpreter before its setjmp call and one
- * after, and -O3 merges their dispatch into one indirectbr listing every label of
- * both, so the CFG has a cycle through the setjmp call. The pass reloads q0 from its
- * root slot where it is used, but the base RS4GC then gives a derived reference made
- * from that reload (a relocation and its base phis) is live around the cycle, across
- * the setjmp call. The check after RS4GC catches it (no miscompiled code runs);
- * -O0..-O2 pass. Found 2026-11-26, not yet fixed. */
+/* setjmp_kept_relocated.c — gen.py --seed 74134 (every default shape, cut and
+ * setjmp among them), unreduced. At -O3 the pass stopped in f3 with "internal
+ * error: reference '%q0.kept...relocated...' is live across a setjmp call after
+ * RS4GC". The pass had reloaded q0 from its root slot for a null test made before
+ * the setjmp call, whose only use is a branch after it; RS4GC's first step moves
+ * such a compare to its branch, which made the reload live across the call. Fixed
+ * by moving those compares in the pass, before it decides what setjmp keeps
+ * (polls/normalize.c, sink_branch_compares; tests/polls/ir/setjmp_compare.ll).
+ * -O0..-O2 always passed. */
 #define DIFF_WITH_ASM 1
 #define DIFF_WITH_CHAIN 1
 #define DIFF_WITH_COMPUTED_GOTO 1
