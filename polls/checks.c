@@ -82,16 +82,35 @@ static void check_call_arguments(polls_pass *pass, LLVMValueRef function, LLVMVa
 
 /* True when value is a reference computed as an offset into an object
  * (&object->field, &array[i]): a getelementptr whose offset is not known to
- * be zero, seen through no-op casts. A tag offset (--ref-tags) is none: it
- * makes a tagged reference, a base of its own once normalized. */
-static int is_interior_reference(const polls_pass *pass, LLVMValueRef value)
+ * be zero, seen through no-op casts, or a phi or select that may choose one
+ * (a loop that steps through an array and returns the slot it found).
+ * visited holds the phis already followed, for loops. A tag offset
+ * (--ref-tags) is none: it makes a tagged reference, a base of its own once
+ * normalized. */
+static int may_be_interior(const polls_pass *pass, LLVMValueRef value, ptr_table *visited)
 {
-    if ((!LLVMIsAInstruction(value) && !LLVMIsAConstantExpr(value)) || tag_offset(pass, value))
+    /* A raw pointer cast to a reference (the allocation fast path) is a base
+     * of its own (normalize.c), whatever it was computed from. */
+    if ((!LLVMIsAInstruction(value) && !LLVMIsAConstantExpr(value)) ||
+        !type_is_gc_pointer(LLVMTypeOf(value)) || tag_offset(pass, value))
         return 0;
+    if (LLVMIsAPHINode(value)) {
+        if (ptr_table_contains(visited, value))
+            return 0;
+        ptr_table_put(visited, value, 1);
+        unsigned incoming = LLVMCountIncoming(value);
+        for (unsigned i = 0; i < incoming; i++)
+            if (may_be_interior(pass, LLVMGetIncomingValue(value, i), visited))
+                return 1;
+        return 0;
+    }
+    if (LLVMIsASelectInst(value))
+        return may_be_interior(pass, LLVMGetOperand(value, 1), visited) ||
+               may_be_interior(pass, LLVMGetOperand(value, 2), visited);
     LLVMOpcode opcode = LLVMIsAInstruction(value) ? LLVMGetInstructionOpcode(value)
                                                   : LLVMGetConstOpcode(value);
     if (opcode == LLVMBitCast || opcode == LLVMAddrSpaceCast)
-        return is_interior_reference(pass, LLVMGetOperand(value, 0));
+        return may_be_interior(pass, LLVMGetOperand(value, 0), visited);
     if (opcode != LLVMGetElementPtr)
         return 0;
     unsigned operands = (unsigned)LLVMGetNumOperands(value);
@@ -100,7 +119,84 @@ static int is_interior_reference(const polls_pass *pass, LLVMValueRef value)
         if (!LLVMIsAConstantInt(index) || LLVMConstIntGetZExtValue(index) != 0)
             return 1;
     }
-    return is_interior_reference(pass, LLVMGetOperand(value, 0));
+    return may_be_interior(pass, LLVMGetOperand(value, 0), visited);
+}
+
+static int is_interior_reference(const polls_pass *pass, LLVMValueRef value)
+{
+    ptr_table visited;
+    ptr_table_init(&visited);
+    int interior = may_be_interior(pass, value, &visited);
+    ptr_table_free(&visited);
+    return interior;
+}
+
+/* Makes function always inlined (dropping clang's -O0 noinline); 1 when
+ * that is new. */
+static int make_always_inline(polls_pass *pass, LLVMValueRef function)
+{
+    unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", strlen("alwaysinline"));
+    if (LLVMGetEnumAttributeAtIndex(function, LLVMAttributeFunctionIndex, always))
+        return 0;
+    remove_function_enum_attribute(function, "noinline");
+    LLVMAddAttributeAtIndex(function, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(pass->context, always, 0));
+    return 1;
+}
+
+static int is_static_definition(LLVMValueRef function)
+{
+    LLVMLinkage linkage = LLVMGetLinkage(function);
+    return !LLVMIsDeclaration(function) &&
+           (linkage == LLVMInternalLinkage || linkage == LLVMPrivateLinkage);
+}
+
+/* Whether a call passes an interior reference to a static function. */
+static int passes_interior_to_static(polls_pass *pass, LLVMValueRef caller, LLVMValueRef call)
+{
+    LLVMValueRef callee = called_function(call);
+    if (!callee || callee == caller || !is_static_definition(callee))
+        return 0;
+    unsigned count = LLVMGetNumArgOperands(call);
+    for (unsigned i = 0; i < count; i++) {
+        LLVMValueRef argument = LLVMGetOperand(call, i);
+        if (type_contains_gc_pointer(LLVMTypeOf(argument)) && is_interior_reference(pass, argument))
+            return 1;
+    }
+    return 0;
+}
+
+static int returns_interior(polls_pass *pass, LLVMValueRef ret)
+{
+    if (LLVMGetNumOperands(ret) == 0)
+        return 0;
+    LLVMValueRef value = LLVMGetOperand(ret, 0);
+    return type_contains_gc_pointer(LLVMTypeOf(value)) && is_interior_reference(pass, value);
+}
+
+void inline_interior_reference_helpers(polls_pass *pass)
+{
+    /* Inlining can expose a further call that passes one on: a few rounds. */
+    for (int round = 0; round < 4; round++) {
+        int marked = 0;
+        for (LLVMValueRef function = LLVMGetFirstFunction(pass->module); function;
+             function = LLVMGetNextFunction(function)) {
+            if (LLVMIsDeclaration(function))
+                continue;
+            int is_static = is_static_definition(function);
+            for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+                 block = LLVMGetNextBasicBlock(block))
+                for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+                     inst = LLVMGetNextInstruction(inst)) {
+                    if (is_call_site(inst) && passes_interior_to_static(pass, function, inst))
+                        marked |= make_always_inline(pass, called_function(inst));
+                    else if (is_static && LLVMIsAReturnInst(inst) && returns_interior(pass, inst))
+                        marked |= make_always_inline(pass, function);
+                }
+        }
+        if (!marked || run_pipeline(pass, "always-inline") != 0)
+            return;
+    }
 }
 
 /* A call that can reach a safepoint makes each reference argument a base in
@@ -116,9 +212,12 @@ static void check_interior_arguments(polls_pass *pass, LLVMValueRef function, LL
             pass_error(pass, function, call,
                        "interior reference (a pointer into an object, such as &object->field) "
                        "passed to '%s' (argument %u): the callee would take it for the start "
-                       "of an object; pass the object and an offset, or make the callee "
-                       "static inline",
-                       callee ? value_name(callee) : "(indirect)", i + 1);
+                       "of an object; pass the object and an offset%s",
+                       callee ? value_name(callee) : "(indirect)", i + 1,
+                       callee && is_static_definition(callee) ?
+                           " (the pass inlines a static callee for this, but not this one: it calls "
+                           "itself, takes ..., or calls setjmp)" :
+                           ", or make the callee static (the pass then inlines it)");
     }
 }
 
@@ -131,7 +230,11 @@ static void check_return(polls_pass *pass, LLVMValueRef function, LLVMValueRef r
         pass_error(pass, function, ret,
                    "returns an interior reference (a pointer into an object, such as "
                    "&object->field): the caller would take it for the start of an object; "
-                   "return the object and an offset, or make the function static inline");
+                   "return the object and an offset%s",
+                   is_static_definition(function) ?
+                       " (the pass inlines a static function for this, but not this one: it calls "
+                       "itself, takes ..., or calls setjmp)" :
+                       ", or make the function static (the pass then inlines it)");
 }
 
 /* Calls that become statepoints: shapes a statepoint cannot take. */

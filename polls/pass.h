@@ -266,6 +266,10 @@ void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function);
 /* ---- checks.c: rejections done before any transformation. */
 void check_module(polls_pass *pass);
 void check_function(polls_pass *pass, LLVMValueRef function);
+/* After the preparation pipeline: static functions that receive or return
+ * an interior reference (&object->field) are inlined, as a call cannot carry
+ * one; check_function rejects those that stay calls (recursion). */
+void inline_interior_reference_helpers(polls_pass *pass);
 /* After poll insertion: integers made from references, and aggregates of
  * references, must not be live across a poll or statepoint. */
 void check_live_across_safepoints(polls_pass *pass, LLVMValueRef function);

@@ -496,6 +496,16 @@ static void test_rewrites(void)
     free(compare_apart);
     free(ir);
 
+    /* Static helpers that take or return an interior reference are inlined,
+     * even noinline (clang -O0 marks every function so). */
+    ir = opt_ok("", "interior_helpers.ll");
+    char *helpers = ir_function(ir, "use_helpers");
+    ok(ir && helpers && !strstr(ir, "@max_slot") && !strstr(ir, "@bump") &&
+           strstr(helpers, "%best.next.i = select i1 %more.i"),
+       "static functions that return or receive an interior reference are inlined");
+    free(helpers);
+    free(ir);
+
     /* A statepoint of a varargs callee cannot carry sret (LLVM 19). */
     ir = opt_ok("", "varargs_sret.ll");
     ok(ir && strstr(ir, "define void @make(ptr sret(%struct.L) align 8 %out") &&
@@ -819,6 +829,8 @@ static void test_bad_ir(void)
         {"bad_varargs_vector.ll", "bad_varargs_vector.ll: pass_vector: variadic argument 2 of 'sum' holds references inside a vector"},
         {"bad_definition_mark.ll", "bad_definition_mark.ll: defined_leaf: a managed definition cannot be marked leaf"},
         {"bad_poll_slow.ll", "bad_poll_slow.ll: corral_poll_slow: the runtime's poll slow path must be declared"},
+        {"bad_interior_phi.ll", "bad_interior_phi.ll: last_slot: returns an interior reference (a pointer into an object, such as &object->field): the caller would take it for the start of an object; return the object and an offset, or make the function static"},
+        {"bad_interior_recursive.ll", "bad_interior_recursive.ll: nth_field: returns an interior reference (a pointer into an object, such as &object->field): the caller would take it for the start of an object; return the object and an offset (the pass inlines a static function for this, but not this one: it calls itself, takes ..., or calls setjmp)"},
         {"bad_landingpad_reference.ll", "bad_landingpad_reference.ll: catcher: reference '%p' is live into the landing pad of the call to"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
