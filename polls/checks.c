@@ -644,3 +644,55 @@ void check_live_across_safepoints(polls_pass *pass, LLVMValueRef function)
             check_aggregate(pass, function, &map, inst);
     safepoint_map_free(&map);
 }
+
+/* ---- globals holding references */
+
+/* Whether address (a global or an address inside it) is only loaded from
+ * and stored to: nothing else sees it, so nothing can have registered it. */
+static int only_accessed(LLVMValueRef address)
+{
+    for (LLVMUseRef use = LLVMGetFirstUse(address); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (LLVMIsALoadInst(user))
+            continue;
+        if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != address)
+            continue;
+        int derived = LLVMIsAGetElementPtrInst(user) ||
+                      (LLVMIsAConstantExpr(user) &&
+                       (LLVMGetConstOpcode(user) == LLVMGetElementPtr ||
+                        LLVMGetConstOpcode(user) == LLVMBitCast ||
+                        LLVMGetConstOpcode(user) == LLVMAddrSpaceCast));
+        if (derived && LLVMGetOperand(user, 0) == address && only_accessed(user))
+            continue;
+        return 0; /* passed to a call, stored, compared, cast: it may be registered */
+    }
+    return 1;
+}
+
+/* A global holding references is a root only once registered
+ * (corral_global_root_add(&global), docs/managed-c.md rule 8): registration
+ * passes its address to a call. One whose address goes nowhere cannot be
+ * registered, and the collector would leave it pointing where its objects
+ * were: an error when static, a warning otherwise (C elsewhere may register
+ * an external one). */
+void check_reference_globals(polls_pass *pass)
+{
+    for (LLVMValueRef global = LLVMGetFirstGlobal(pass->module); global;
+         global = LLVMGetNextGlobal(global)) {
+        if (LLVMIsDeclaration(global) || !type_contains_gc_pointer(LLVMGlobalGetValueType(global)) ||
+            !LLVMGetFirstUse(global) || !only_accessed(global))
+            continue;
+        LLVMLinkage linkage = LLVMGetLinkage(global);
+        int is_static = linkage == LLVMInternalLinkage || linkage == LLVMPrivateLinkage;
+        const char *text = "global '%s' holds references but its address is never passed to "
+                           "anything, so it is never registered (corral_global_root_add(&%s)): "
+                           "the collector would not update it when its objects move%s";
+        if (is_static)
+            pass_error(pass, NULL, NULL, text, value_name(global), value_name(global),
+                       "; register it once before storing a reference, or keep the "
+                       "reference in a handle");
+        else
+            pass_warning(pass, NULL, NULL, text, value_name(global), value_name(global),
+                         ", unless C code elsewhere registers it");
+    }
+}

@@ -270,6 +270,9 @@ void check_function(polls_pass *pass, LLVMValueRef function);
  * an interior reference (&object->field) are inlined, as a call cannot carry
  * one; check_function rejects those that stay calls (recursion). */
 void inline_interior_reference_helpers(polls_pass *pass);
+/* A global holding references whose address goes nowhere (so it was never
+ * registered as a root): an error when static, a warning otherwise. */
+void check_reference_globals(polls_pass *pass);
 /* After poll insertion: integers made from references, and aggregates of
  * references, must not be live across a poll or statepoint. */
 void check_live_across_safepoints(polls_pass *pass, LLVMValueRef function);

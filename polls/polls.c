@@ -245,6 +245,7 @@ static void run_steps(polls_pass *pass)
     if (*prepare && run_pipeline(pass, prepare) != 0)
         return;
     inline_interior_reference_helpers(pass);
+    check_reference_globals(pass);
     lower_ref_from_int_calls(pass);
     lower_gcroot_casts(pass);
     create_poll_function(pass);

@@ -835,6 +835,26 @@ static void test_bad_ir(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         expect_rejected("", cases[i].file, cases[i].expected);
+    /* Globals holding references that nothing registered as roots. */
+    command_result globals;
+    char *unused = opt_ir("", "bad_unregistered_global.ll", &globals);
+    ok(!unused && globals.status == 1 && globals.output &&
+           strstr(globals.output, "error: " POLLS_IR_DIR "/bad_unregistered_global.ll: global "
+                                  "'cache' holds references but its address is never passed to "
+                                  "anything, so it is never registered "
+                                  "(corral_global_root_add(&cache))") &&
+           strstr(globals.output, "error: " POLLS_IR_DIR "/bad_unregistered_global.ll: global "
+                                  "'pair' holds references") &&
+           strstr(globals.output, "warning: " POLLS_IR_DIR "/bad_unregistered_global.ll: global "
+                                  "'shared' holds references") &&
+           strstr(globals.output, "unless C code elsewhere registers it") &&
+           !strstr(globals.output, "'registered'") && !strstr(globals.output, "'handed_over'"),
+       "a global holding references whose address goes nowhere: an error when static, a "
+       "warning when external; none once its address is passed to a call");
+    if (globals.output && !strstr(globals.output, "'cache' holds references"))
+        diag("output:\n%s", globals.output);
+    free(unused);
+    command_result_free(&globals);
     /* A whole program may rewrite an external one, but not a weak one. */
     expect_rejected("--whole-program", "bad_weak_varargs.ll",
                     "bad_weak_varargs.ll: log_value: a managed varargs function that returns a "
