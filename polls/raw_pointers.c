@@ -25,6 +25,7 @@
 #include "pass.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* A null or undefined pointer operand fits either address space. */
 static int is_null_like(LLVMValueRef value)
@@ -263,6 +264,68 @@ static void pin_raw_arguments(polls_pass *pass, LLVMValueRef function, LLVMValue
     free(objects.items);
 }
 
+/* ---- raw pointers stored to memory */
+
+/* Whether function pins object (corral_pin) somewhere: then a raw pointer
+ * into it may be kept in memory, as docs/managed-c.md allows. */
+static int pins_object(LLVMValueRef function, LLVMValueRef object)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            LLVMValueRef callee = is_call_site(inst) ? called_function(inst) : NULL;
+            if (callee && strcmp(value_name(callee), "corral_pin") == 0 &&
+                object_of_address(LLVMGetOperand(inst, 0)) == object)
+                return 1;
+        }
+    return 0;
+}
+
+/* An llvm.gcroot slot (of a gcroot function inlined into managed code, in
+ * promoted mode): the collector updates what it holds. */
+static int is_gcroot_slot(LLVMValueRef address)
+{
+    LLVMValueRef base = strip_address(address);
+    if (!LLVMIsAAllocaInst(base))
+        return 0;
+    for (LLVMUseRef use = LLVMGetFirstUse(base); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        LLVMValueRef callee = LLVMIsACallInst(user) ? called_function(user) : NULL;
+        if (callee && strcmp(value_name(callee), "llvm.gcroot") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* A raw pointer made from a reference stored to memory (a struct, a global,
+ * a local whose address is passed on, as `parse(&cursor)` does) is out of
+ * the pass's sight: the object may move while it is kept there. */
+static void check_raw_pointer_stores(polls_pass *pass, LLVMValueRef function)
+{
+    if (is_shadow_stack_function(function))
+        return; /* llvm.gcroot code: its plain pointers are in root slots the collector updates */
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (!LLVMIsAStoreInst(inst) || !is_raw_cast(LLVMGetOperand(inst, 0)) ||
+                is_gcroot_slot(LLVMGetOperand(inst, 1)))
+                continue;
+            LLVMValueRef object = object_of_address(LLVMGetOperand(LLVMGetOperand(inst, 0), 0));
+            if (object && pins_object(function, object))
+                continue;
+            char *where = describe_value(LLVMGetOperand(inst, 1));
+            pass_error(pass, function, inst,
+                       "raw pointer made from a reference stored to memory (%s), where the pass "
+                       "cannot follow it: the object may move while it is kept there; keep it "
+                       "in a local (pass the object and an offset), or pin the object "
+                       "(corral_pin) in this function",
+                       where);
+            free(where);
+        }
+}
+
 void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function)
 {
     rebuild r = {.pass = pass};
@@ -271,6 +334,7 @@ void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function)
     collect_candidates(function, &r.candidates, &r.order);
     if (r.order.count)
         rebuild_in_reference_space(&r);
+    check_raw_pointer_stores(pass, function);
     free(r.order.items);
     ptr_table_free(&r.candidates);
     ptr_table_free(&r.rebuilt);

@@ -855,6 +855,20 @@ static void test_bad_ir(void)
         diag("output:\n%s", globals.output);
     free(unused);
     command_result_free(&globals);
+    /* A raw pointer from a reference kept in memory the pass cannot follow. */
+    command_result stores;
+    char *stored = opt_ir("--leaf=corral_pin", "bad_raw_pointer_store.ll", &stores);
+    ok(!stored && stores.status == 1 && stores.output &&
+           strstr(stores.output, "bad_raw_pointer_store.ll: parse_text: raw pointer made from a "
+                                 "reference stored to memory ('%cursor'), where the pass cannot "
+                                 "follow it") &&
+           !strstr(stores.output, "parse_pinned"),
+       "a raw pointer from a reference stored to memory is rejected, unless the function "
+       "pins the object");
+    if (stores.output && !strstr(stores.output, "parse_text: raw pointer"))
+        diag("output:\n%s", stores.output);
+    free(stored);
+    command_result_free(&stores);
     /* A whole program may rewrite an external one, but not a weak one. */
     expect_rejected("--whole-program", "bad_weak_varargs.ll",
                     "bad_weak_varargs.ll: log_value: a managed varargs function that returns a "

@@ -1,0 +1,29 @@
+; A raw pointer made from a reference stored to memory the pass cannot
+; follow: here a cursor local whose address a parser takes (parse(&cursor)),
+; a common C shape; a moving collection inside parse left it stale, and the
+; program printed a wrong result. The second function pins the object first,
+; which docs/managed-c.md allows.
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+declare i64 @parse(ptr)
+declare void @corral_pin(ptr addrspace(1))
+
+define i64 @parse_text(ptr addrspace(1) %text) {
+  %cursor = alloca ptr
+  %data = getelementptr i8, ptr addrspace(1) %text, i64 16
+  %raw = addrspacecast ptr addrspace(1) %data to ptr
+  store ptr %raw, ptr %cursor
+  %n = call i64 @parse(ptr %cursor)
+  ret i64 %n
+}
+
+define i64 @parse_pinned(ptr addrspace(1) %text) {
+  %cursor = alloca ptr
+  call void @corral_pin(ptr addrspace(1) %text)
+  %data = getelementptr i8, ptr addrspace(1) %text, i64 16
+  %raw = addrspacecast ptr addrspace(1) %data to ptr
+  store ptr %raw, ptr %cursor
+  %n = call i64 @parse(ptr %cursor)
+  ret i64 %n
+}
