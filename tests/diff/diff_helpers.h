@@ -246,4 +246,28 @@ static __attribute__((noinline)) diff_pair diff_pair_step(diff_pair pair, uint64
 }
 #endif
 
+#ifdef DIFF_WITH_SLOT_HELPERS
+/* The slot of the element with the largest v0 (the first when all are null):
+ * a pointer into the array chosen by a loop, returned through a call, which
+ * corral-opt can only honour by inlining the helper. */
+static __attribute__((noinline)) obj_ref DIFF_REF *diff_fullest_slot(arr_ref refs)
+{
+    obj_ref DIFF_REF *best = &DIFF_REFS(refs)[0];
+    for (uint64_t i = 1; i < DIFF_LENGTH(refs); i++) {
+        obj_ref element = DIFF_REFS(refs)[i];
+        if (element && (!*best || element->v0 > (*best)->v0))
+            best = &DIFF_REFS(refs)[i];
+    }
+    return best;
+}
+
+/* Adds to a field through its address after garbage: a pointer into an
+ * object passed to a call, held across a safepoint in the callee. */
+static __attribute__((noinline)) void diff_bump_field(uint64_t DIFF_REF *field, uint64_t by)
+{
+    diff_garbage((int)(by % 3) + 1);
+    *field += by;
+}
+#endif
+
 #endif /* DIFF_HELPERS_H */

@@ -44,6 +44,11 @@ every one but those its KNOWN_BUGS table lists for the level):
   setjmp            setjmp with the function's references live across it,
                     then calls and garbage, and a longjmp back from 1-5
                     frames down
+  slot-helpers      a pointer into a reference array that a static noinline
+                    helper found with a loop (a phi of interior pointers),
+                    returned and held across a call, then stored through;
+                    pointer-to-pointer list insertion (link = &(*link)->r0);
+                    a field's address passed to a static noinline helper
   headerless        in half the programs (by seed), the object type is
                     headerless (CORRAL_TYPE_HEADERLESS): no header, its first
                     reference at offset 0, its objects never moved
@@ -55,7 +60,7 @@ import sys
 SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "indirect-varargs",
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
           "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp", "headerless",
-          "cut"]
+          "cut", "slot-helpers"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -109,7 +114,7 @@ class Generator:
 
     def statement(self, env, index, depth):
         r = self.r
-        kind = r.randrange(21)
+        kind = r.randrange(22)
         target = r.choice(env["scalars"][-4:])
         if kind == 0:
             ref = r.choice(env["refs"])
@@ -199,6 +204,8 @@ class Generator:
             self.interpreter(env, index, depth, target)
         elif kind == 20 and "cut" in self.shapes:
             self.cut(env, index, depth, target)
+        elif kind == 21 and "slot-helpers" in self.shapes:
+            self.slot_helpers(env, index, depth, target)
         elif kind == 11 and depth < 3:
             self.emit("if ((%s & 3) != 1) {" % self.expr(env, 1), depth)
             self.statement(env, index, depth + 1)
@@ -355,6 +362,30 @@ class Generator:
             self.emit("%s ^= (uint64_t)__atomic_compare_exchange_n(&%s->r1, &seen, (obj_ref)0, 0, "
                       "__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);" % (target, holder), depth + 1)
             self.emit("}", depth)
+
+    def slot_helpers(self, env, index, depth, target):
+        """Interior pointers through calls: the pass inlines static helpers that
+        return or receive one, and must follow a link pointer across a safepoint."""
+        r = self.r
+        self.emit("{", depth)
+        if env["ref_arrays"] and r.randrange(2):
+            name, _ = r.choice(env["ref_arrays"])
+            self.emit("obj_ref DIFF_REF *slot = diff_fullest_slot(%s);" % name, depth + 1)
+            self.emit(self.safepoint(env, index), depth + 1)
+            self.emit("%s += *slot ? (*slot)->v0 : UINT64_C(3);" % target, depth + 1)
+            self.emit("*slot = diff_new_obj();", depth + 1)
+            self.emit("(*slot)->v1 = %s;" % self.expr(env, 1), depth + 1)
+        else:
+            self.emit("obj_ref DIFF_REF *link = &%s->r0;" % r.choice(env["refs"]), depth + 1)
+            self.emit("for (int n = 0; *link && n < %d; n++)" % r.randrange(1, 5), depth + 1)
+            self.emit("link = &(*link)->r%d;" % r.randrange(2), depth + 2)
+            self.emit(self.safepoint(env, index), depth + 1)
+            self.emit("obj_ref fresh = diff_new_obj();", depth + 1)
+            self.emit("fresh->v0 = %s;" % self.expr(env, 1), depth + 1)
+            self.emit("*link = fresh;", depth + 1)
+        self.emit("diff_bump_field(&%s->v%d, %s);" % (r.choice(env["refs"]), r.randrange(3),
+                                                     self.expr(env, 1)), depth + 1)
+        self.emit("}", depth)
 
     def interpreter(self, env, index, depth, target):
         """A threaded-code loop (goto *label): indirectbr cycles with references live around them."""
