@@ -267,8 +267,9 @@ void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function);
 void check_module(polls_pass *pass);
 void check_function(polls_pass *pass, LLVMValueRef function);
 /* After the preparation pipeline: static functions that receive or return
- * an interior reference (&object->field) are inlined, as a call cannot carry
- * one; check_function rejects those that stay calls (recursion). */
+ * an interior reference (&object->field), or return a raw pointer made from
+ * a reference, are inlined, as a call cannot carry one; check_function and
+ * the safepoint checks reject those that stay calls (recursion). */
 void inline_interior_reference_helpers(polls_pass *pass);
 /* A global holding references whose address goes nowhere (so it was never
  * registered as a root): an error when static, a warning otherwise. */

@@ -503,6 +503,9 @@ static void test_rewrites(void)
     ok(ir && helpers && !strstr(ir, "@max_slot") && !strstr(ir, "@bump") &&
            strstr(helpers, "%best.next.i = select i1 %more.i"),
        "static functions that return or receive an interior reference are inlined");
+    ok(ir && !strstr(ir, "@bytes_of") && function_contains(ir, "first_byte_later", "gc.relocate"),
+       "a static function returning a raw pointer made from a reference is inlined, and the "
+       "pointer follows the object across the call");
     free(helpers);
     free(ir);
 

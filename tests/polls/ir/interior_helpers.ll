@@ -1,5 +1,6 @@
-; Static helpers that receive or return an interior reference (clang -O0
-; marks every function noinline) are inlined: a call cannot carry one.
+; Static helpers that receive or return an interior reference, or return a
+; raw pointer made from a reference, are inlined (clang -O0 marks every
+; function noinline): a call cannot carry one.
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -41,4 +42,17 @@ define i64 @use_helpers(ptr addrspace(1) %array, i64 %n) {
   %field = getelementptr i8, ptr addrspace(1) %array, i64 24
   call void @bump(ptr addrspace(1) %field)
   ret i64 %v
+}
+
+define internal ptr @bytes_of(ptr addrspace(1) %string) noinline {
+  %data = getelementptr i8, ptr addrspace(1) %string, i64 16
+  %raw = addrspacecast ptr addrspace(1) %data to ptr
+  ret ptr %raw
+}
+
+define i8 @first_byte_later(ptr addrspace(1) %string) {
+  %p = call ptr @bytes_of(ptr addrspace(1) %string)
+  call void @g()
+  %b = load i8, ptr %p
+  ret i8 %b
 }
