@@ -366,19 +366,10 @@ static bool in_snapshot(const void *object)
                              sizeof(void *), compare_addresses);
 }
 
-static void drop_logs_from_stw(const stop_report *stop)
-{
-    for (size_t i = 0; i < stop->thread_count; i++)
-        satb_log_flush(stop->threads[i]);
-    for (satb_chunk *chunk = satb_log_take_all(), *next; chunk; chunk = next) {
-        next = satb_chunk_next(chunk);
-        satb_chunk_free(chunk);
-    }
-}
-
 void verify_satb_open_from_stw(gc_cycle *cycle)
 {
-    drop_logs_from_stw(cycle->stop); /* stores made while no window was open */
+    /* Drops what stores logged while no window was open. */
+    satb_log_drain_from_stw(cycle->stop->threads, cycle->stop->thread_count, NULL, NULL);
     verifier v = {.cycle = cycle, .when = "satb snapshot after",
                   .roots_out = &satb_window.roots, .reached_out = &satb_window.snapshot};
     trace_from_roots(&v);
@@ -411,19 +402,19 @@ static void reach_hook_slot(void **slot, void *context)
     reach(context, object_slot_target(slot, 0));
 }
 
-/* Reaches from the window's roots and the log; returns how many logged. */
+static void reach_logged(void *object, void *context)
+{
+    reach(context, object);
+}
+
+/* Reaches from the window's roots and the stopped threads' logs; returns how
+ * many references were logged. */
 static size_t reach_from_snapshot_roots_and_log(verifier *v)
 {
     for (size_t i = 0; i < satb_window.roots.count; i++)
         reach(v, satb_window.roots.items[i]);
-    size_t logged = 0;
-    for (satb_chunk *chunk = satb_log_take_all(), *next; chunk; chunk = next) {
-        for (uint32_t i = 0; i < chunk->count; i++)
-            reach(v, chunk->refs[i]);
-        logged += chunk->count;
-        next = satb_chunk_next(chunk);
-        satb_chunk_free(chunk);
-    }
+    size_t logged = satb_log_drain_from_stw(v->cycle->stop->threads, v->cycle->stop->thread_count,
+                                            reach_logged, v);
     while (v->stack.count)
         object_visit_slots(v->stack.items[--v->stack.count], reach_slot, reach_hook_slot, v);
     return logged;
@@ -447,8 +438,6 @@ void verify_satb_close_from_stw(gc_cycle *cycle)
     if (!satb_window.open)
         return;
     __atomic_store_n(&corral_barrier.satb_active, 0, __ATOMIC_RELAXED);
-    for (size_t i = 0; i < cycle->stop->thread_count; i++)
-        satb_log_flush(cycle->stop->threads[i]);
     verifier v = {.cycle = cycle, .when = "satb"};
     los_index_build_from_stw(&v.large);
     size_t logged = reach_from_snapshot_roots_and_log(&v);

@@ -49,23 +49,23 @@ void satb_log_flush(corral_thread *thread)
         free(chunk);
 }
 
-satb_chunk *satb_log_take_all(void)
+size_t satb_log_drain_from_stw(corral_thread *const *threads, size_t thread_count,
+                               void (*visit)(void *object, void *context), void *context)
 {
+    for (size_t i = 0; i < thread_count; i++)
+        satb_log_flush(threads[i]);
     struct cds_wfs_head *head = __cds_wfs_pop_all(&full_chunks);
-    satb_chunk *list = NULL;
     struct cds_wfs_node *node, *next;
-    /* Relink through node.next as a NULL-ended list the caller walks. */
+    size_t logged = 0;
     cds_wfs_for_each_blocking_safe(head, node, next) {
         satb_chunk *chunk = caa_container_of(node, satb_chunk, node);
-        chunk->node.next = list ? &list->node : NULL;
-        list = chunk;
+        if (visit)
+            for (uint32_t i = 0; i < chunk->count; i++)
+                visit(chunk->refs[i], context);
+        logged += chunk->count;
+        free(chunk);
     }
-    return list;
-}
-
-satb_chunk *satb_chunk_next(const satb_chunk *chunk)
-{
-    return chunk->node.next ? caa_container_of(chunk->node.next, satb_chunk, node) : NULL;
+    return logged;
 }
 
 void satb_chunk_free(satb_chunk *chunk)

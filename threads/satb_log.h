@@ -8,7 +8,8 @@
  *                                  │                      │
  *   detach, or the collector       └──partial chunk──────>│ (satb_log_flush)
  *   with the world stopped:                               │
- *   the collector, world stopped:  satb_log_take_all <────┘ (pops every chunk)
+ *   the collector, world stopped:  satb_log_drain_from_stw <─┘ (flushes every
+ *                                  thread, pops and frees every chunk)
  *
  * Chunks are fixed-size so a concurrent marker can take full ones while the
  * mutators run; today only the collector takes them, with the world stopped.
@@ -39,11 +40,12 @@ void satb_log_push(corral_thread *self, void *object);
 /* Hands thread's partial chunk to the shared stack. Called by the owner at
  * detach, or by the collector for a stopped thread. */
 void satb_log_flush(corral_thread *thread);
-/* Every logged chunk, in no order, as a list linked through node.next (NULL
- * ends it); the caller frees each with satb_chunk_free. Collector only, with
- * the world stopped and every thread flushed. */
-satb_chunk *satb_log_take_all(void);
-satb_chunk *satb_chunk_next(const satb_chunk *chunk);
+/* Flushes each of the stopped threads, then passes every logged reference,
+ * in no order, to visit (NULL: drops them) and frees the chunks; returns how
+ * many were logged. Collector only, with the world stopped: threads are the
+ * stopped ones, and no other thread may take chunks meanwhile. */
+size_t satb_log_drain_from_stw(corral_thread *const *threads, size_t thread_count,
+                               void (*visit)(void *object, void *context), void *context);
 void satb_chunk_free(satb_chunk *chunk);
 
 #endif /* CORRAL_SATB_LOG_H */
