@@ -252,6 +252,11 @@ CORRAL_SAFEPOINT_CALL void corral_thread_detach(void);
 /* Creates a thread that attaches, runs start(arg) as managed code and
  * detaches; like pthread_create. The caller may be in any state. */
 int corral_thread_create(void *thread_id /* pthread_t * */, void *(*start)(void *), void *arg);
+/* pthread_create for a start routine of managed code, with the same
+ * arguments and result (0 or an error number): corral-opt calls it in place
+ * of a direct pthread_create whose start routine the module defines. */
+int corral_pthread_create(void *thread_id /* pthread_t * */, const void *attr /* pthread_attr_t * */,
+                          void *(*start)(void *), void *arg);
 
 /* MANAGED -> UNMANAGED for plain C code about to block or run long. */
 void corral_enter_unmanaged(void);

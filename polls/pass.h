@@ -313,6 +313,10 @@ void save_dynamic_frame_cfas(polls_pass *pass);
 
 /* ---- wrappers.c */
 void wrap_unmanaged_calls(polls_pass *pass, LLVMValueRef function);
+/* Before classification: pthread_create calls whose start routine this
+ * module defines, and which does not call corral_thread_attach itself, call
+ * corral_pthread_create instead. */
+void start_managed_threads_through_runtime(polls_pass *pass);
 
 /* ---- placement.c */
 void create_poll_function(polls_pass *pass);

@@ -15,6 +15,11 @@
  * An invoke site gets a wrapper that invokes the callee too, with a cleanup
  * that calls corral_transition_to_managed before the exception unwinds into
  * managed code (a thread must never run managed code while UNMANAGED).
+ *
+ * pthread_create with a start routine of this module (managed code) would run
+ * it on a thread the runtime never attached: such a call becomes a call of
+ * corral_pthread_create, which attaches the new thread around it, unless the
+ * routine calls corral_thread_attach itself.
  */
 #include "pass.h"
 #include "target.h"
@@ -251,5 +256,55 @@ void wrap_unmanaged_calls(polls_pass *pass, LLVMValueRef function)
                 reroute_call(pass, inst, callee);
             inst = next;
         }
+    }
+}
+
+/* The function a pointer operand names, through casts; NULL if none. */
+static LLVMValueRef function_named_by(LLVMValueRef value)
+{
+    while (LLVMIsAConstantExpr(value) && (LLVMGetConstOpcode(value) == LLVMBitCast ||
+                                          LLVMGetConstOpcode(value) == LLVMAddrSpaceCast))
+        value = LLVMGetOperand(value, 0);
+    return LLVMIsAFunction(value) ? value : NULL;
+}
+
+/* Whether function calls corral_thread_attach itself (the pattern of
+ * examples/hello): then it needs no attaching for it. */
+static int attaches_itself(LLVMValueRef function)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            LLVMValueRef callee = is_call_site(inst) ? called_function(inst) : NULL;
+            if (callee && strcmp(value_name(callee), "corral_thread_attach") == 0)
+                return 1;
+        }
+    return 0;
+}
+
+void start_managed_threads_through_runtime(polls_pass *pass)
+{
+    LLVMValueRef create = LLVMGetNamedFunction(pass->module, "pthread_create");
+    if (!create || !LLVMIsDeclaration(create))
+        return;
+    LLVMValueRef replacement = NULL;
+    LLVMUseRef use = LLVMGetFirstUse(create);
+    while (use) {
+        LLVMValueRef call = LLVMGetUser(use);
+        use = LLVMGetNextUse(use);
+        if (!is_call_site(call) || called_function(call) != create ||
+            LLVMGetNumArgOperands(call) != 4)
+            continue;
+        LLVMValueRef start = function_named_by(LLVMGetOperand(call, 2));
+        if (!start || LLVMIsDeclaration(start) || attaches_itself(start))
+            continue; /* C elsewhere, a pointer chosen at run time, or attached: as written */
+        if (!replacement) {
+            replacement = LLVMGetNamedFunction(pass->module, "corral_pthread_create");
+            if (!replacement)
+                replacement = LLVMAddFunction(pass->module, "corral_pthread_create",
+                                              LLVMGlobalGetValueType(create));
+        }
+        LLVMSetOperand(call, LLVMGetNumOperands(call) - 1, replacement);
     }
 }

@@ -2,6 +2,7 @@
  * for the pass's unmanaged-call wrappers, entering managed code from C. */
 #include <corral.h>
 #include <corral/jit.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,17 +239,34 @@ static void *managed_thread_main(void *boxed)
     return result;
 }
 
-int corral_thread_create(void *thread_id, void *(*start)(void *), void *arg)
+/* Starts a thread that runs start(arg) as managed code; 0 or an error number,
+ * as pthread_create. */
+static int create_managed_thread(void *thread_id, const pthread_attr_t *attr,
+                                 void *(*start)(void *), void *arg)
 {
     thread_start *boxed = malloc(sizeof *boxed);
     if (!boxed)
-        return CORRAL_ERROR_NO_MEMORY;
+        return ENOMEM;
     *boxed = (thread_start){start, arg};
-    int error = pthread_create((pthread_t *)thread_id, NULL, managed_thread_main, boxed);
-    if (error) {
+    int error = pthread_create((pthread_t *)thread_id, attr, managed_thread_main, boxed);
+    if (error)
         free(boxed);
+    return error;
+}
+
+int corral_thread_create(void *thread_id, void *(*start)(void *), void *arg)
+{
+    int error = create_managed_thread(thread_id, NULL, start, arg);
+    if (error == ENOMEM)
+        return CORRAL_ERROR_NO_MEMORY;
+    if (error) {
         corral_set_error("corral_thread_create: pthread_create: %s", strerror(error));
         return CORRAL_ERROR_STATE;
     }
     return 0;
+}
+
+int corral_pthread_create(void *thread_id, const void *attr, void *(*start)(void *), void *arg)
+{
+    return create_managed_thread(thread_id, attr, start, arg);
 }

@@ -509,6 +509,14 @@ static void test_rewrites(void)
     free(helpers);
     free(ir);
 
+    ir = opt_ok("", "pthread_create.ll");
+    ok(ir && function_contains(ir, "start_managed", "@corral.unmanaged.corral_pthread_create") &&
+           function_contains(ir, "start_c", "@corral.unmanaged.pthread_create") &&
+           function_contains(ir, "start_self_attaching", "@corral.unmanaged.pthread_create"),
+       "pthread_create of a start routine the module defines calls corral_pthread_create; of "
+       "one defined elsewhere or attaching itself, pthread_create");
+    free(ir);
+
     /* A statepoint of a varargs callee cannot carry sret (LLVM 19). */
     ir = opt_ok("", "varargs_sret.ll");
     ok(ir && strstr(ir, "define void @make(ptr sret(%struct.L) align 8 %out") &&
