@@ -144,10 +144,11 @@ static int make_always_inline(polls_pass *pass, LLVMValueRef function)
     return 1;
 }
 
-static int is_static_definition(LLVMValueRef function)
+/* A function or global defined here with internal linkage (C's static). */
+static int is_static_definition(LLVMValueRef global)
 {
-    LLVMLinkage linkage = LLVMGetLinkage(function);
-    return !LLVMIsDeclaration(function) &&
+    LLVMLinkage linkage = LLVMGetLinkage(global);
+    return !LLVMIsDeclaration(global) &&
            (linkage == LLVMInternalLinkage || linkage == LLVMPrivateLinkage);
 }
 
@@ -712,12 +713,10 @@ void check_reference_globals(polls_pass *pass)
         if (LLVMIsDeclaration(global) || !type_contains_gc_pointer(LLVMGlobalGetValueType(global)) ||
             !LLVMGetFirstUse(global) || !only_accessed(global))
             continue;
-        LLVMLinkage linkage = LLVMGetLinkage(global);
-        int is_static = linkage == LLVMInternalLinkage || linkage == LLVMPrivateLinkage;
         const char *text = "global '%s' holds references but its address is never passed to "
                            "anything, so it is never registered (corral_global_root_add(&%s)): "
                            "the collector would not update it when its objects move%s";
-        if (is_static)
+        if (is_static_definition(global))
             pass_error(pass, NULL, NULL, text, value_name(global), value_name(global),
                        "; register it once before storing a reference, or keep the "
                        "reference in a handle");

@@ -100,14 +100,11 @@ static void align_by_hand(polls_pass *pass, LLVMValueRef alloca, LLVMTargetDataR
  * records) once its block of locals reaches 256 bytes. */
 #define STATIC_LOCALS_WITHOUT_BASE_POINTER 240
 
-static int used_by_gcroot(LLVMValueRef alloca)
+int used_by_gcroot(LLVMValueRef alloca)
 {
-    for (LLVMUseRef use = LLVMGetFirstUse(alloca); use; use = LLVMGetNextUse(use)) {
-        LLVMValueRef callee = is_call_site(LLVMGetUser(use)) ? called_function(LLVMGetUser(use))
-                                                              : NULL;
-        if (callee && strcmp(value_name(callee), "llvm.gcroot") == 0)
+    for (LLVMUseRef use = LLVMGetFirstUse(alloca); use; use = LLVMGetNextUse(use))
+        if (is_call_to(LLVMGetUser(use), "llvm.gcroot"))
             return 1;
-    }
     return 0;
 }
 

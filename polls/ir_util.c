@@ -483,6 +483,12 @@ void replace_instruction(LLVMValueRef old, LLVMValueRef replacement)
     free(name);
 }
 
+int is_call_to(LLVMValueRef inst, const char *name)
+{
+    LLVMValueRef callee = is_call_site(inst) ? called_function(inst) : NULL;
+    return callee && strcmp(value_name(callee), name) == 0;
+}
+
 int is_gc_statepoint_function(LLVMValueRef function)
 {
     static const char name[] = "llvm.experimental.gc.statepoint";

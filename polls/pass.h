@@ -147,6 +147,8 @@ LLVMValueRef thread_local_pointer(polls_pass *pass, const char *name);
 LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeRef type);
 /* An llvm.experimental.gc.statepoint.* declaration (NULL: no). */
 int is_gc_statepoint_function(LLVMValueRef function);
+/* Whether inst is a direct call (or invoke) of the function named name. */
+int is_call_to(LLVMValueRef inst, const char *name);
 /* Replaces every use of old by replacement, which takes old's name, and
  * erases old. */
 void replace_instruction(LLVMValueRef old, LLVMValueRef replacement);
@@ -310,6 +312,8 @@ void keep_frame_walkable(polls_pass *pass, LLVMValueRef function);
 /* After RS4GC, where the CFA is not FP + 16: each statepoint of a function
  * with dynamic allocas carries the CFA as deopt operands (corral/abi.h). */
 void save_dynamic_frame_cfas(polls_pass *pass);
+/* Whether alloca is an llvm.gcroot slot (the collector updates what it holds). */
+int used_by_gcroot(LLVMValueRef alloca);
 
 /* ---- wrappers.c */
 void wrap_unmanaged_calls(polls_pass *pass, LLVMValueRef function);

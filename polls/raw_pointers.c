@@ -25,7 +25,6 @@
 #include "pass.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 /* A null or undefined pointer operand fits either address space. */
 static int is_null_like(LLVMValueRef value)
@@ -274,9 +273,7 @@ static int pins_object(LLVMValueRef function, LLVMValueRef object)
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
              inst = LLVMGetNextInstruction(inst)) {
-            LLVMValueRef callee = is_call_site(inst) ? called_function(inst) : NULL;
-            if (callee && strcmp(value_name(callee), "corral_pin") == 0 &&
-                object_of_address(LLVMGetOperand(inst, 0)) == object)
+            if (is_call_to(inst, "corral_pin") && object_of_address(LLVMGetOperand(inst, 0)) == object)
                 return 1;
         }
     return 0;
@@ -287,15 +284,7 @@ static int pins_object(LLVMValueRef function, LLVMValueRef object)
 static int is_gcroot_slot(LLVMValueRef address)
 {
     LLVMValueRef base = strip_address(address);
-    if (!LLVMIsAAllocaInst(base))
-        return 0;
-    for (LLVMUseRef use = LLVMGetFirstUse(base); use; use = LLVMGetNextUse(use)) {
-        LLVMValueRef user = LLVMGetUser(use);
-        LLVMValueRef callee = LLVMIsACallInst(user) ? called_function(user) : NULL;
-        if (callee && strcmp(value_name(callee), "llvm.gcroot") == 0)
-            return 1;
-    }
-    return 0;
+    return LLVMIsAAllocaInst(base) && used_by_gcroot(base);
 }
 
 /* A raw pointer made from a reference stored to memory (a struct, a global,

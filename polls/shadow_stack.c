@@ -41,16 +41,6 @@
  * (dead-argument elimination does), which keeps its attributes. */
 #define SHADOW_STACK_ATTRIBUTE "corral-shadow-stack"
 
-static int named(LLVMValueRef function, const char *name)
-{
-    return function && strcmp(value_name(function), name) == 0;
-}
-
-static int is_call_to(LLVMValueRef inst, const char *name)
-{
-    return LLVMIsACallInst(inst) && named(called_function(inst), name);
-}
-
 static LLVMValueRef chain_head(polls_pass *pass)
 {
     return thread_local_pointer(pass, CORRAL_ABI_SHADOW_STACK_HEAD);

@@ -275,11 +275,9 @@ static int attaches_itself(LLVMValueRef function)
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-             inst = LLVMGetNextInstruction(inst)) {
-            LLVMValueRef callee = is_call_site(inst) ? called_function(inst) : NULL;
-            if (callee && strcmp(value_name(callee), "corral_thread_attach") == 0)
+             inst = LLVMGetNextInstruction(inst))
+            if (is_call_to(inst, "corral_thread_attach"))
                 return 1;
-        }
     return 0;
 }
 
