@@ -362,7 +362,11 @@ typedef struct corral_gc_info {
     uint64_t phase_span_ns[CORRAL_GC_PHASES];
     /* 1 for a minor collection (CORRAL_GC_GENERATIONAL=1): only the objects
      * allocated since the last collection were collected; live_bytes is then
-     * the old space after it, promoted_bytes the young survivors it added. */
+     * the old space after it, promoted_bytes the young survivors it added.
+     * 2 for the first pause of a concurrent minor collection
+     * (CORRAL_GC_CONCURRENT=1): its roots were taken and its marking goes on
+     * while the program runs; its second pause, which sweeps, reports 1
+     * (and the pause, not the marking between). */
     int minor;
     uint64_t promoted_bytes;
 } corral_gc_info;
@@ -382,7 +386,8 @@ typedef struct corral_stats {
     uint64_t bytes_moved;
     uint64_t heap_bytes, live_bytes; /* after the last collection */
     /* Minor collections (counted in collections too) and their pauses; the
-     * young survivors they made old. */
+     * young survivors they made old. A concurrent one counts once; both its
+     * pauses count in the pause totals. */
     uint64_t minor_collections;
     uint64_t minor_pause_total_ns, minor_pause_max_ns;
     uint64_t promoted_bytes;

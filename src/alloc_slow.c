@@ -24,6 +24,7 @@
 #include "roots.h"
 #include "stress.h"
 #include "typed_space.h"
+#include "young_marker.h"
 
 __thread corral_tlab corral_thread_tlab __attribute__((tls_model("initial-exec")));
 
@@ -238,6 +239,8 @@ static void *allocate(corral_thread *self, const corral_type *type, uint64_t len
     self->allocations++;
     if (stress_allocation_due(self))
         gc_collect(self, "stress-alloc", GC_WANT_ANY);
+    else if (young_marker_done()) /* the concurrent marker waits for the second pause */
+        gc_collect(self, "concurrent-mark", GC_WANT_ANY);
     if (type->flags & CORRAL_TYPE_HEADERLESS) {
         void *object = allocate_headerless(self, type, size);
         if (object && !zero_chunks)
@@ -290,6 +293,9 @@ static inline __attribute__((always_inline)) void collect_explicitly(const char 
                      self->name);
     RUNTIME_ENTER(self);
     gc_collect(self, want == GC_WANT_MAJOR ? "explicit" : "explicit-young", want);
+    /* A whole collection was asked for, not the first pause of one. */
+    if (young_marker_open())
+        gc_collect(self, want == GC_WANT_MAJOR ? "explicit" : "explicit-young", want);
     RUNTIME_LEAVE(self);
 }
 

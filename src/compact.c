@@ -862,7 +862,7 @@ void compact_finish_from_stw(gc_cycle *cycle, compact_plan *plan)
                               ranges[i].end < plan->old_top ? ranges[i].end : plan->old_top);
     for (size_t r = 0; r < used_regions; r++)
         corral_heap.region_moves[r] = 0;
-    heap_reset_free_ranges_from_stw(ranges, plan->free_ranges.count);
+    heap_reset_free_ranges_from_stw(ranges, NULL, plan->free_ranges.count);
     VEC_FREE(plan->free_ranges);
     cycle->phases[GC_PHASE_FINISH].wall_ns = gc_workers_now_ns() - start;
 }

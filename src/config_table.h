@@ -71,6 +71,11 @@
       "1 = generational: minor collections of the objects allocated since the last "       \
       "collection, the write barrier's cards as roots; needs every reference store into "  \
       "the heap barriered (corralc's default, corral_store_ref in plain C)")               \
+    X(gc_concurrent, GC_CONCURRENT, BOOL, "0", 0, 0, NULL, NO_OPTION,                        \
+      "with CORRAL_GC_GENERATIONAL=1, 1 = minor collections mark on a thread of their own "  \
+      "between two short pauses (the auto nursery then keeps a pause goal, 1000 us unless "  \
+      "CORRAL_GC_PAUSE_GOAL_US says); needs the deletion barrier in every reference store " \
+      "(corralc --satb-barrier, corral_store_ref in plain C)")                              \
     X(gc_nursery, GC_NURSERY, SIZE, "0", CORRAL_KiB(256), CORRAL_GiB(4), "auto", NO_OPTION,  \
       "with CORRAL_GC_GENERATIONAL=1, bytes allocated between minor collections; "         \
       "auto = the old space's size, from 4M to 16M per GC worker")                          \

@@ -21,6 +21,7 @@
 #include "typed_space.h"
 #include "verify.h"
 #include "workers.h"
+#include "young_marker.h"
 
 /* Completed collections. Writer: the collecting thread (release). Readers:
  * anyone (fatal reports, stats). */
@@ -84,15 +85,13 @@ static unsigned workers_for_heap(size_t heap_bytes, size_t heap_per_worker)
     return wanted < pool ? (unsigned)wanted : pool;
 }
 
-/* A minor collection (generation.h): young survivors are marked in place
- * and age or become old; the rest of the young memory becomes free ranges. */
-static void collect_young_from_stw(gc_cycle *cycle)
+/* The end of a minor collection, after marking: young survivors age or
+ * become old; the rest of the young memory becomes free ranges.
+ * live_before: the old space before survivors join it. */
+static void sweep_young_from_stw(gc_cycle *cycle, size_t live_before)
 {
     const corral_config *config = &corral_runtime_config;
     bool keep_young = generation_keeps_young();
-    size_t live_before = corral_heap.live_after_gc; /* the old space, before survivors join it */
-    remset_begin_minor_from_stw(keep_young);
-    mark_from_stw(cycle);
     uint64_t start = gc_workers_now_ns();
     /* Before the nursery's sweep: remset_rescan_from_stw reads every age bit. */
     typed_space_sweep typed = typed_space_sweep_from_stw(true, keep_young, config->stress_poison);
@@ -108,6 +107,24 @@ static void collect_young_from_stw(gc_cycle *cycle)
     generation_record_minor_from_stw(cycle->heap_before - live_before, cycle->marked_bytes,
                                      cycle->phases[GC_PHASE_MARK].wall_ns,
                                      cycle->phases[GC_PHASE_FINISH].wall_ns);
+}
+
+/* A minor collection (generation.h) in one pause. */
+static void collect_young_from_stw(gc_cycle *cycle)
+{
+    size_t live_before = corral_heap.live_after_gc;
+    remset_begin_minor_from_stw(generation_keeps_young());
+    mark_from_stw(cycle);
+    sweep_young_from_stw(cycle, live_before);
+}
+
+/* The second pause of a concurrent minor collection (young_marker.h). */
+static void finish_young_from_stw(gc_cycle *cycle)
+{
+    size_t live_before = corral_heap.live_after_gc;
+    young_marker_finish_marking_from_stw(cycle);
+    sweep_young_from_stw(cycle, live_before);
+    young_marker_close_from_stw();
 }
 
 /* A major collection: everything marked from the roots, then compacted. */
@@ -143,9 +160,18 @@ static void collect_from_stw(stop_report *stop, void *context)
     cycle->stop = stop;
     cycle->number = gc_count() + 1;
     copy_stop_report(cycle, stop);
+    bool concurrent_open = young_marker_pause_from_stw();
+    if (young_marker_needs_major())
+        cycle->want = GC_WANT_MAJOR;
     cycle->heap_before = corral_heap.live_after_gc +
                          atomic_load_explicit(&corral_heap.allocated_since_gc, memory_order_relaxed);
     cycle->minor = generation_choose_minor_from_stw(cycle->want);
+    /* A minor collection while one is open is its second pause. */
+    bool second_pause = concurrent_open && cycle->minor;
+    if (concurrent_open && !cycle->minor)
+        young_marker_abandon_from_stw(cycle);
+    if (!second_pause)
+        mark_set_limit_from_stw(corral_heap.top, false);
     /* A minor collection's work is the young data: size the crew by that. */
     size_t work_bytes = cycle->minor ? cycle->heap_before - corral_heap.live_after_gc
                                      : cycle->heap_before;
@@ -154,20 +180,29 @@ static void collect_from_stw(stop_report *stop, void *context)
     reset_tlabs(stop);
     if (generation_enabled() && !cycle->minor)
         generation_prepare_major_from_stw();
-    mark_roots_from_stw(cycle);
-    generation_check_roots_from_stw(stop);
+    /* Snapshot at the beginning: the second pause needs no stack (but the
+     * verifier checks them). */
+    if (!second_pause || config->verify) {
+        mark_roots_from_stw(cycle);
+        generation_check_roots_from_stw(stop);
+    }
     if (config->verify & CORRAL_VERIFY_SATB)
         verify_satb_close_from_stw(cycle);
-    if (config->verify & CORRAL_VERIFY_BEFORE)
+    /* Half-marked, the heap breaks the verifier's rule that marked is old. */
+    if ((config->verify & CORRAL_VERIFY_BEFORE) && !second_pause)
         verify_heap_from_stw(cycle, "before");
-    if (cycle->minor)
+    if (second_pause)
+        finish_young_from_stw(cycle);
+    else if (cycle->minor && young_marker_enabled())
+        young_marker_begin_from_stw(cycle);
+    else if (cycle->minor)
         collect_young_from_stw(cycle);
     else
         collect_all_from_stw(cycle);
     cycle->heap_after = cycle->live_bytes;
     cycle->heap_limit = corral_heap.target;
     cycle->nursery_bytes = generation_nursery_bytes();
-    if (config->verify & CORRAL_VERIFY_AFTER)
+    if ((config->verify & CORRAL_VERIFY_AFTER) && !cycle->concurrent_start)
         verify_heap_from_stw(cycle, "after");
     if (config->verify & CORRAL_VERIFY_SATB)
         verify_satb_open_from_stw(cycle);
@@ -182,7 +217,9 @@ static void collect_from_stw(stop_report *stop, void *context)
     unlock_allocators_from_stw();
     if (!cycle->minor)
         atomic_fetch_add_explicit(&major_collections, 1, memory_order_release);
-    atomic_store_explicit(&collections, cycle->number, memory_order_release);
+    /* The first pause of a concurrent one collects nothing yet. */
+    if (!cycle->concurrent_start)
+        atomic_store_explicit(&collections, cycle->number, memory_order_release);
 }
 
 void gc_collect(corral_thread *self, const char *cause, gc_want want)

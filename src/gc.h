@@ -62,6 +62,13 @@ typedef struct gc_cycle {
     uint64_t nursery_bytes;                /* generational: the next nursery; 0 otherwise */
     uint64_t los_live_bytes;
     size_t finalizers_queued;
+    /* Concurrent minor collections (young_marker.h): this pause begins one
+     * (its roots taken, marking goes on while the program runs); or, in the
+     * pause that ends one, the marking done meanwhile and the references the
+     * deletion barrier logged. */
+    bool concurrent_start;
+    uint64_t concurrent_mark_ns;
+    size_t satb_logged;
     uint64_t slide_chain;                  /* longest chain of dependent region fills */
     uint64_t verify_problems;
 } gc_cycle;

@@ -8,6 +8,7 @@
 #include "region_loop.h"
 #include "stress.h"
 #include "typed_space.h"
+#include "young_marker.h"
 
 /* Set by generation_init before any thread attaches; read-only afterwards. */
 static bool enabled;
@@ -126,7 +127,10 @@ bool generation_keeps_young(void)
 
 size_t generation_allocation_limit(size_t heap_limit)
 {
-    if (!enabled)
+    /* While a concurrent minor collection marks, the nursery may overflow
+     * until the marker is done: its second pause is then short, and what
+     * was allocated meanwhile counts towards the next collection. */
+    if (!enabled || young_marker_open())
         return heap_limit;
     size_t young_limit = corral_heap.live_after_gc + nursery_bytes();
     return young_limit < heap_limit ? young_limit : heap_limit;

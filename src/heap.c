@@ -64,6 +64,7 @@ int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness)
     h->scratch_bits = reserve(words * sizeof(uint64_t), "scratch bitmap");
     h->age_bits = reserve(words * sizeof(uint64_t), "age bitmap");
     h->alloc_bits = reserve(words * sizeof(uint64_t), "headerless slot bitmap");
+    h->new_blocks = reserve(words / 64 * sizeof(uint64_t) + sizeof(uint64_t), "new-block bitmap");
     corral_region_types = (region_type_table){(uintptr_t)h->base, h->region_count,
                                               reserve(h->region_count * sizeof(corral_type *),
                                                       "region type table")};
@@ -71,6 +72,7 @@ int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness)
     h->region_moves = reserve(h->region_count, "region table");
     h->regions = reserve(h->region_count * sizeof(heap_region), "region table");
     if (!h->start_bits || !h->live_bits || !h->scratch_bits || !h->age_bits || !h->alloc_bits ||
+        !h->new_blocks ||
         !corral_region_types.types || !h->block_dest || !h->region_moves || !h->regions)
         return CORRAL_ERROR_NO_MEMORY;
     pthread_mutex_init(&h->alloc_lock, NULL);
@@ -102,6 +104,7 @@ void heap_destroy(void)
     munmap(h->scratch_bits, words * sizeof(uint64_t));
     munmap(h->age_bits, words * sizeof(uint64_t));
     munmap(h->alloc_bits, words * sizeof(uint64_t));
+    munmap(h->new_blocks, words / 64 * sizeof(uint64_t) + sizeof(uint64_t));
     munmap(corral_region_types.types, h->region_count * sizeof(corral_type *));
     corral_region_types = (region_type_table){0};
     munmap(h->block_dest, words * sizeof(uint32_t));
@@ -222,14 +225,15 @@ void heap_count_allocated(size_t bytes)
     atomic_fetch_add_explicit(&corral_heap.allocated_total, bytes, memory_order_relaxed);
 }
 
-void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, size_t count)
+void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, char *const *origins,
+                                     size_t count)
 {
     heap *h = &corral_heap;
     ARRAY_RESERVE(h->ranges, h->range_capacity, count);
     ARRAY_RESERVE(h->range_origins, h->range_origin_capacity, count);
     memcpy(h->ranges, ranges, count * sizeof *ranges);
     for (size_t i = 0; i < count; i++)
-        h->range_origins[i] = ranges[i].start;
+        h->range_origins[i] = origins ? origins[i] : ranges[i].start;
     h->range_count = count;
     h->range_next = 0;
     /* The highest byte still in use: below the first byte of the last range

@@ -103,6 +103,16 @@ typedef struct heap {
     size_t range_count, range_capacity, range_origin_capacity;
     size_t range_next;       /* ranges before this one are used up */
     char *top;               /* end of the highest chunk ever handed out */
+    /* While a concurrent minor collection marks (young_marker.h), memory is
+     * handed out only where nothing was when marking began: past
+     * marking_fence (the top then), and in the 512-byte blocks of new_blocks
+     * (the free ranges below it, trimmed to whole blocks). An object there
+     * was allocated since and is alive (heap_is_newborn); the sweep that ends
+     * the collection leaves it young. marking_fence is NULL otherwise and
+     * new_blocks all zero. Writer: the collector, world stopped; readers: the
+     * markers (the pause that set them orders their reads). */
+    char *marking_fence;
+    uint64_t *new_blocks;
     char *high_water;        /* end of the pages that may be committed */
 
     /* Budget. allocated_since_gc: bytes reserved since the last GC. Writers:
@@ -246,9 +256,12 @@ void heap_unreserve(size_t bytes);
 /* Adds bytes handed out to allocated_total (statistics). */
 void heap_count_allocated(size_t bytes);
 
-/* From the stopped world, after compaction: replaces the free ranges, sets
- * the new live size and budget, and returns memory above the budget to the OS. */
-void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, size_t count);
+/* From the stopped world, after compaction or a minor sweep: replaces the
+ * free ranges, each with nothing handed out yet, or from origins[i] on
+ * (origins non-NULL: memory a concurrent minor collection left young), and
+ * resets the allocation budget. */
+void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, char *const *origins,
+                                     size_t count);
 /* Sets the next limit from the sizer (allocated bytes since the last GC,
  * the GC's start and end times) and gives back pages above it. */
 void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_t gc_start_ns,
@@ -269,6 +282,31 @@ void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_
 #define HEAP_MIN_HOLE 256u
 size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_bytes,
                                  size_t typed_young_bytes);
+/* A concurrent minor collection begins marking (young_marker.h): the young
+ * memory as it is now is what its sweep (heap_sweep_young_from_stw) will
+ * cover, and the free ranges become the parts of today's that are new
+ * memory (marking_fence, new_blocks above). That sweep leaves the memory
+ * handed out meanwhile young, for the next minor collection, and ends it. */
+void heap_begin_marking_from_stw(void);
+/* While marking: an empty headerless region is given out again, so its
+ * objects are newborn. The caller holds alloc_lock. */
+void heap_note_newborn_region_locked(size_t region);
+/* Forgets that marking began (a major collection abandons it); the sweep
+ * calls it itself. */
+void heap_end_marking_from_stw(void);
+
+/* Whether object lies where memory was handed out since a concurrent
+ * minor collection began marking: alive, never marked nor traced. */
+static inline bool heap_is_newborn(const void *object)
+{
+    const heap *h = &corral_heap;
+    if (!h->marking_fence)
+        return false;
+    if ((const char *)object >= h->marking_fence)
+        return true;
+    size_t block = ((uintptr_t)object - (uintptr_t)h->base) / HEAP_BLOCK_SIZE;
+    return (__atomic_load_n(&h->new_blocks[block >> 6], __ATOMIC_RELAXED) >> (block & 63)) & 1;
+}
 /* Before a major collection: no object is aging any more. */
 void heap_forget_ages_from_stw(void);
 

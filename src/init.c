@@ -18,6 +18,7 @@
 #include "tagged.h"
 #include "thread.h"
 #include "workers.h"
+#include "young_marker.h"
 
 extern char **environ;
 
@@ -32,6 +33,10 @@ static void print_gc_context(FILE *out)
             (void *)corral_heap.base, (void *)corral_heap.end, (void *)corral_heap.top,
             corral_heap.live_after_gc);
 }
+
+/* The pause goal of concurrent minor collections with the auto nursery,
+ * when CORRAL_GC_PAUSE_GOAL_US is not set: issue 19's goal for the p99. */
+#define CONCURRENT_PAUSE_GOAL_US 1000u
 
 static int start_runtime(const corral_options *options)
 {
@@ -49,6 +54,14 @@ static int start_runtime(const corral_options *options)
         corral_set_error("CORRAL_GC_STRESS=%s chooses minor collections, which need "
                          "CORRAL_GC_GENERATIONAL=1",
                          config->stress_minor ? "minor" : "mixed");
+        return CORRAL_ERROR_CONFIG;
+    }
+    if (config->gc_concurrent && (!config->gc_generational || (config->verify & CORRAL_VERIFY_SATB))) {
+        corral_set_error("CORRAL_GC_CONCURRENT=1 marks minor collections concurrently: %s",
+                         !config->gc_generational
+                             ? "it needs CORRAL_GC_GENERATIONAL=1"
+                             : "it cannot be combined with CORRAL_GC_VERIFY=satb, which uses "
+                               "the deletion barrier's logs itself");
         return CORRAL_ERROR_CONFIG;
     }
     if (config->gc_pause_goal_us && (!config->gc_generational || config->gc_nursery)) {
@@ -74,8 +87,14 @@ static int start_runtime(const corral_options *options)
     if (gc_workers_start(config->gc_threads) != 0)
         return CORRAL_ERROR_NO_MEMORY;
     mark_init(gc_workers_count());
+    /* Concurrent marking leaves the sweep in the pause, which grows with the
+     * nursery: its auto nursery keeps to a pause goal unless one is given. */
+    unsigned pause_goal_us = config->gc_pause_goal_us;
+    if (config->gc_concurrent && !pause_goal_us && !config->gc_nursery)
+        pause_goal_us = CONCURRENT_PAUSE_GOAL_US;
     generation_init(config->gc_generational, config->gc_nursery, config->gc_promote_after,
-                    config->gc_pause_goal_us, gc_workers_count());
+                    pause_goal_us, gc_workers_count());
+    young_marker_init(config->gc_concurrent);
     alloc_init(config->tlab_size, config->large_object_size, config->tlab_zero,
                config->stress_poison);
     corral_fatal_add_context(print_gc_context);
@@ -143,5 +162,6 @@ void corral_shutdown(void)
 {
     if (atomic_load(&init_state) != 2)
         return;
+    young_marker_stop(); /* its collection stays open: the next pause finishes it */
     fflush(stats_log_stream());
 }

@@ -21,7 +21,13 @@ typedef struct los_object {
      * and cleared before a major GC marks. */
     _Atomic uint8_t marked;
     uint8_t verify_visited;    /* the verifier's visited set (verify.c), zero between uses */
-    uint8_t padding[6];
+    /* Allocated while a concurrent minor collection marks (young_marker.h):
+     * alive by birth, so markers neither mark nor trace it. Written by
+     * los_alloc under the LOS lock before the object is published, cleared
+     * by the sweep that ends the collection; read by the markers through a
+     * reference to the object (relaxed: the object's publication orders it). */
+    _Atomic uint8_t newborn;
+    uint8_t padding[5];
     /* the object follows, 16-byte aligned */
 } los_object;
 
@@ -53,7 +59,8 @@ los_object **los_snapshot(size_t *count);
 static inline bool los_try_mark(void *object)
 {
     los_object *header = los_header(object);
-    if (atomic_load_explicit(&header->marked, memory_order_relaxed))
+    if (atomic_load_explicit(&header->marked, memory_order_relaxed) ||
+        atomic_load_explicit(&header->newborn, memory_order_relaxed))
         return false;
     return !atomic_exchange_explicit(&header->marked, 1, memory_order_relaxed);
 }
@@ -61,6 +68,14 @@ static inline bool los_is_marked(const void *object)
 {
     return atomic_load_explicit(&los_header(object)->marked, memory_order_relaxed);
 }
+/* Allocated while a concurrent minor collection marks: alive. */
+static inline bool los_is_newborn(const void *object)
+{
+    return atomic_load_explicit(&los_header(object)->newborn, memory_order_relaxed);
+}
+/* From the stopped world, holding the LOS lock: whether objects allocated
+ * from now on are newborn (a concurrent minor collection marks). */
+void los_set_marking_from_stw(bool marking);
 
 /* Held by the collector for a whole collection (see gc.c). */
 void los_lock_from_stw(void);
@@ -68,9 +83,11 @@ void los_unlock_from_stw(void);
 /* The large objects as an array, for parallel phases (valid until the sweep). */
 los_object **los_snapshot_from_stw(size_t *count);
 /* Frees unmarked objects and returns the bytes still alive; clears the
- * marks of the others unless keep_marks (generational: they are now old). */
+ * marks of the others unless keep_marks (generational: they are now old).
+ * Newborn objects are kept, unmarked (young), and are newborn no more. */
 size_t los_sweep_from_stw(bool keep_marks);
-/* Clears every mark (before a generational major GC marks from scratch). */
+/* Clears every mark and newborn flag (before a generational major GC marks
+ * from scratch). */
 void los_clear_marks_from_stw(void);
 size_t los_live_bytes(void);
 /* The large objects' payload addresses, sorted, as of one moment: a fast

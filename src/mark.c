@@ -23,6 +23,8 @@
 #include "object.h"
 #include "remset.h"
 #include "roots.h"
+#include "satb_log.h"
+#include "tagged.h"
 #include "thread.h"
 #include "walker.h"
 #include "workers.h"
@@ -49,6 +51,25 @@ _Static_assert(sizeof(mark_counters) == 64, "one cache line per worker's counter
 static gc_work_queues queues;
 static mark_counters *counters;
 static unsigned worker_count;
+
+/* Heap references at or past this offset from the heap's base are to
+ * objects allocated since a concurrent minor collection began marking
+ * (young_marker.h): live by birth, never marked nor traced. Outside such a
+ * collection, the heap's top. Writer: the collecting thread, world stopped,
+ * before the phases and the concurrent marker thread it starts (which
+ * order the write before their reads). Readers: the markers. */
+static uintptr_t marking_limit;
+static bool marking_concurrently; /* the limit is a concurrent collection's (same writer) */
+/* The large objects alive when concurrent marking began, which a logged
+ * reference outside the heap must be (logged_reference_plausible). Same
+ * writer and readers as marking_limit. */
+static los_index large_at_start;
+
+void mark_set_limit_from_stw(const char *limit, bool concurrent)
+{
+    marking_limit = (uintptr_t)(limit - corral_heap.base);
+    marking_concurrently = concurrent;
+}
 
 int mark_init(unsigned workers)
 {
@@ -89,9 +110,13 @@ static void reset_counters(void)
 
 bool mark_is_marked(const void *object)
 {
-    if (heap_contains(object))
-        return heap_bit(corral_heap.start_bits, heap_granule_index(object));
-    return los_is_marked(object);
+    uintptr_t offset = (uintptr_t)object - (uintptr_t)corral_heap.base;
+    if (offset < marking_limit)
+        return heap_bit(corral_heap.start_bits, heap_granule_index(object)) ||
+               (marking_concurrently && heap_is_newborn(object));
+    if (offset < (uintptr_t)(corral_heap.end - corral_heap.base))
+        return true; /* allocated while marking: alive */
+    return los_is_marked(object) || los_is_newborn(object);
 }
 
 static __attribute__((unused)) _Noreturn void bad_reference(void *reference)
@@ -154,12 +179,23 @@ static inline void *mark_child(void *reference)
 {
     if (!reference)
         return NULL;
-    if (heap_contains(reference)) {
+    uintptr_t offset = (uintptr_t)reference - (uintptr_t)corral_heap.base;
+    if (offset < marking_limit) {
+        if (marking_concurrently && heap_is_newborn(reference))
+            return NULL; /* allocated while marking: live, not traced */
         if (!heap_try_mark(heap_granule_index(reference)))
             return NULL;
+    } else if (offset < (uintptr_t)(corral_heap.end - corral_heap.base)) {
+#ifdef CORRAL_DEBUG_CHECKS
+        if (!marking_concurrently)
+            bad_reference(reference); /* past the top, and no marking is concurrent */
+#endif
+        return NULL; /* allocated since concurrent marking began: live, not traced */
     } else {
 #ifdef CORRAL_DEBUG_CHECKS
-        if (!los_index_contains(&large_objects, reference))
+        /* A concurrent marker also meets large objects allocated after the index. */
+        if (!los_index_contains(&large_objects, reference) &&
+            !(marking_concurrently && los_is_newborn(reference)))
             bad_reference(reference);
 #endif
         if (!los_try_mark(reference))
@@ -340,6 +376,7 @@ typedef struct mark_context {
     stop_report *stop;
     gc_parallel_range threads;
     bool from_roots; /* false: only drain what is already queued */
+    bool roots_only; /* mark the roots and leave them queued, unscanned */
     /* A minor collection's remembered set (remset.h): card chunks and large objects. */
     bool minor;
     gc_parallel_range cards, large;
@@ -394,13 +431,15 @@ static void mark_phase(unsigned worker, void *context)
             gc_parallel_for(&mark->large, worker, mark_large_remembered, mark);
         }
     }
-    drain(worker);
+    if (!mark->roots_only)
+        drain(worker);
 }
 
-static void run_mark_phase(gc_cycle *cycle, bool from_roots, gc_phase_stats *stats)
+static void run_mark_phase(gc_cycle *cycle, bool from_roots, bool roots_only,
+                           gc_phase_stats *stats)
 {
     mark_context mark = {.stop = cycle->stop, .from_roots = from_roots,
-                         .minor = from_roots && cycle->minor};
+                         .roots_only = roots_only, .minor = from_roots && cycle->minor};
     gc_parallel_range_init(&mark.threads, cycle->stop->thread_count, 1);
     if (mark.minor) {
         size_t large_count;
@@ -446,15 +485,12 @@ static void merge_phase_stats(gc_phase_stats *into, const gc_phase_stats *more)
     into->cpu_ns += more->cpu_ns;
 }
 
-void mark_from_stw(gc_cycle *cycle)
+/* Marks from the roots (from_roots) or from what is already queued, then
+ * decides the weak handles and the finalizable objects. */
+static void mark_and_decide_from_stw(gc_cycle *cycle, bool from_roots)
 {
-#ifdef CORRAL_DEBUG_CHECKS
-    los_index_build_from_stw(&large_objects);
-#endif
-    reset_counters();
     gc_phase_stats *stats = &cycle->phases[GC_PHASE_MARK];
-    gc_work_queues_reset(&queues, gc_workers_active());
-    run_mark_phase(cycle, true, stats);
+    run_mark_phase(cycle, from_roots, false, stats);
     /* Weak handles see the world before finalizers resurrect anything. */
     roots_clear_dead_weak_from_stw(mark_is_marked);
     gc_work_queues_reset(&queues, gc_workers_active());
@@ -462,7 +498,7 @@ void mark_from_stw(gc_cycle *cycle)
                                                                             resurrect, NULL);
     if (cycle->finalizers_queued) {
         gc_phase_stats more = {0};
-        run_mark_phase(cycle, false, &more);
+        run_mark_phase(cycle, false, false, &more);
         merge_phase_stats(stats, &more);
     }
     collect_counters(cycle);
@@ -473,6 +509,162 @@ void mark_from_stw(gc_cycle *cycle)
         if (chain > stats->span_ns)
             stats->span_ns = chain;
     }
+}
+
+void mark_from_stw(gc_cycle *cycle)
+{
+#ifdef CORRAL_DEBUG_CHECKS
+    los_index_build_from_stw(&large_objects);
+#endif
+    reset_counters();
+    gc_work_queues_reset(&queues, gc_workers_active());
+    mark_and_decide_from_stw(cycle, true);
+}
+
+/* ------------------------------------------- concurrent minor collections */
+
+void mark_young_roots_from_stw(gc_cycle *cycle, mark_grey *grey)
+{
+#ifdef CORRAL_DEBUG_CHECKS
+    los_index_build_from_stw(&large_objects);
+#endif
+    reset_counters();
+    gc_work_queues_reset(&queues, gc_workers_active());
+    los_index_build_from_stw(&large_at_start);
+    run_mark_phase(cycle, true, true, &cycle->phases[GC_PHASE_MARK]);
+    /* Every worker's deque holds the objects it marked: hand them over. */
+    for (unsigned w = 0; w < worker_count; w++) {
+        gc_task task;
+        while (gc_deque_steal(&queues.queues[w].deque, &task)) {
+            CORRAL_CHECK(!((uintptr_t)task.object & GC_TASK_TAGGED),
+                         "a root task %p of worker %u is tagged", task.object, w);
+            VEC_PUSH(*grey, task.object);
+        }
+    }
+    collect_counters(cycle);
+}
+
+/* What the concurrent marker's slot walk carries. */
+typedef struct concurrent_visit {
+    mark_grey *grey;
+    const char *object;
+    const corral_type *tagged_type; /* the object's type when it has tagged slots */
+} concurrent_visit;
+
+/* Whether slot of object is one of its type's tagged fields or elements. */
+static bool slot_is_tagged(const corral_type *type, const char *object, void *const *slot)
+{
+    size_t offset = (size_t)((const char *)slot - object);
+    for (uint32_t i = 0; i < type->tagged_count; i++)
+        if (type->tagged_offsets[i] == offset)
+            return true;
+    return (type->flags & CORRAL_TYPE_TAGGED_ARRAY) && offset >= type->size;
+}
+
+/* A slot a mutator may be writing: read once, atomically, and decoded from
+ * that one read (the walk classified a tagged slot from a read of its own,
+ * which a store may have overtaken since). */
+static inline __attribute__((always_inline)) void concurrent_slot(void **slot, uintptr_t tag,
+                                                                  void *context)
+{
+    concurrent_visit *visit = context;
+    uintptr_t word = (uintptr_t)__atomic_load_n(slot, __ATOMIC_RELAXED);
+    if (tag != 0 || (visit->tagged_type && slot_is_tagged(visit->tagged_type, visit->object, slot))) {
+        tag = tagged_classify(word);
+        if (tag >= TAGGED_SKIP)
+            return;
+    }
+    void *child = mark_child((void *)(word - tag));
+    if (child)
+        VEC_PUSH(*visit->grey, child);
+}
+
+static void concurrent_hook_slot(void **slot, void *context)
+{
+    concurrent_visit *visit = context;
+    void *child = mark_child(__atomic_load_n(slot, __ATOMIC_RELAXED));
+    if (child)
+        VEC_PUSH(*visit->grey, child);
+}
+
+/* Objects scanned between two looks at the stop request. */
+enum { CONCURRENT_STOP_CHECK = 64 };
+
+bool mark_trace_concurrently(mark_grey *grey, const _Atomic bool *stop, mark_totals *totals)
+{
+    unsigned until_check = CONCURRENT_STOP_CHECK;
+    while (grey->count) {
+        if (--until_check == 0) {
+            until_check = CONCURRENT_STOP_CHECK;
+            if (atomic_load_explicit(stop, memory_order_relaxed))
+                return false;
+        }
+        void *object = grey->items[--grey->count];
+        const corral_type *type = object_type(object);
+        totals->objects++;
+        totals->bytes += object_size(object);
+        bool tagged = type->tagged_count || (type->flags & CORRAL_TYPE_TAGGED_ARRAY);
+        concurrent_visit visit = {grey, object, tagged ? type : NULL};
+        object_walk_slots(object, 0, UINT64_MAX, concurrent_slot, concurrent_hook_slot, &visit,
+                          NULL);
+    }
+    return true;
+}
+
+/* A word an unnamed store's deletion barrier logged may be an integer that
+ * looks like a reference (satb.c): take only a granule-aligned address
+ * below the marking limit (at a slot start in a headerless region) or a
+ * large object that was alive when marking began. */
+static bool logged_reference_plausible(const void *object)
+{
+    if (!object || ((uintptr_t)object & (CORRAL_GRANULE - 1)))
+        return false;
+    uintptr_t offset = (uintptr_t)object - (uintptr_t)corral_heap.base;
+    if (offset < marking_limit) {
+        if (marking_concurrently && heap_is_newborn(object))
+            return false; /* allocated while marking: alive, nothing to mark */
+        const corral_type *headerless = region_headerless_type(object);
+        return !headerless ||
+               (offset & (HEAP_REGION_SIZE - 1)) % granule_round_up(headerless->size) == 0;
+    }
+    if (offset < (uintptr_t)(corral_heap.end - corral_heap.base))
+        return false; /* allocated while marking: alive, nothing to mark */
+    return los_index_contains(&large_at_start, object);
+}
+
+void mark_grey_logged(void *object, void *context)
+{
+    mark_grey *grey = context;
+    if (!logged_reference_plausible(object))
+        return;
+    void *child = mark_child(object);
+    if (child)
+        VEC_PUSH(*grey, child);
+}
+
+/* The second pause's visitor of the logs: as worker 0, outside a phase. */
+static void mark_logged_from_stw(void *object, void *context)
+{
+    (void)context;
+    if (logged_reference_plausible(object))
+        mark_push(0, object, 0);
+}
+
+void mark_young_finish_from_stw(gc_cycle *cycle, const mark_grey *grey,
+                                const mark_totals *concurrent)
+{
+#ifdef CORRAL_DEBUG_CHECKS
+    los_index_build_from_stw(&large_objects);
+#endif
+    reset_counters();
+    gc_work_queues_reset(&queues, gc_workers_active());
+    for (size_t i = 0; i < grey->count; i++)
+        gc_work_queues_push(&queues, 0, (gc_task){grey->items[i], 0});
+    cycle->satb_logged = satb_log_drain_from_stw(cycle->stop->threads, cycle->stop->thread_count,
+                                                 mark_logged_from_stw, NULL);
+    mark_and_decide_from_stw(cycle, false);
+    cycle->marked_objects += concurrent->objects;
+    cycle->marked_bytes += concurrent->bytes;
 }
 
 void mark_remark_check_from_stw(gc_cycle *cycle)
@@ -496,7 +688,7 @@ void mark_remark_check_from_stw(gc_cycle *cycle)
     uint64_t objects = cycle->marked_objects, bytes = cycle->marked_bytes;
     reset_counters();
     gc_work_queues_reset(&queues, gc_workers_active());
-    run_mark_phase(cycle, true, &ignored);
+    run_mark_phase(cycle, true, false, &ignored);
     collect_counters(cycle);
     if (cycle->marked_objects != objects || cycle->marked_bytes != bytes)
         differences++;

@@ -11,6 +11,7 @@
 #include "ptr_table.h"
 #include "tagged.h"
 #include "vec.h"
+#include "young_marker.h"
 
 /* ---------------------------------------------------------------- handles */
 
@@ -216,7 +217,9 @@ corral_weak *corral_weak_new(corral_ref object)
 
 corral_ref corral_weak_get(const corral_weak *weak)
 {
-    return (corral_ref)weak->target;
+    void *target = weak->target;
+    young_marker_note_weak_read(target); /* while marking, a strong reference from now on */
+    return (corral_ref)target;
 }
 
 void corral_weak_free(corral_weak *weak)

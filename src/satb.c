@@ -2,10 +2,11 @@
  * references a store is about to overwrite, appended to the storing
  * thread's log (satb_log.h) while corral_barrier.satb_active is set.
  *
- * Which words are references: a store of one reference (8 bytes) names its
- * slot, whose word is read under the tag scheme like a stack root's; a wider
- * store into a named object logs the object's reference slots in the range
- * (its type's walk); a wider store into an object nobody named (the pass
+ * Which words are references: a store into a named object logs the object's
+ * reference slots in the range (its type's walk, so a trace hook decides for
+ * a slot that holds a reference or an integer); an unnamed store of one
+ * reference (8 bytes) logs its slot's word, read under the tag scheme like a
+ * stack root's; a wider store into an object nobody named (the pass
  * could not find it, plain C passed NULL) logs every word of the range that
  * is a reference under the tag scheme, which may log an integer that looks
  * like one: a reader of the log must check what it takes (verify.c does).
@@ -62,12 +63,15 @@ void corral_satb_log_range(corral_ref object, const void *start, size_t bytes)
     corral_thread *self = corral_current_thread;
     CORRAL_CHECK(self, "deletion barrier: a store into the heap at %p from a thread that is not "
                        "attached (corral_thread_attach)", start);
-    if (bytes <= sizeof(void *)) {
+    /* Compiled code may name the object by a tagged word (corral/tagged.h). */
+    void *holder = (void *)((uintptr_t)object & ~(uintptr_t)(CORRAL_GRANULE - 1));
+    /* An unnamed single store: its slot holds a reference. A named one goes
+     * through the type's walk, whose trace hook knows whether a slot that
+     * holds either a reference or an integer holds a reference now. */
+    if (bytes <= sizeof(void *) && !holder) {
         log_every_reference_word(self, start, bytes);
         return;
     }
-    /* Compiled code may name the object by a tagged word (corral/tagged.h). */
-    void *holder = (void *)((uintptr_t)object & ~(uintptr_t)(CORRAL_GRANULE - 1));
     if (!holder && !heap_contains(start))
         holder = barrier_large_object_holding(start);
     if (!holder) {

@@ -73,7 +73,7 @@ void stats_record_cycle(const gc_cycle *cycle)
         .live_bytes = cycle->live_bytes,
         .moved_bytes = cycle->moved_bytes,
         .workers = cycle->workers,
-        .minor = cycle->minor,
+        .minor = cycle->concurrent_start ? 2 : cycle->minor,
         .promoted_bytes = cycle->promoted_bytes,
     };
     _Static_assert((int)CORRAL_GC_PHASES == (int)GC_PHASE_COUNT, "public and internal phases agree");
@@ -95,7 +95,7 @@ void stats_record_cycle(const gc_cycle *cycle)
     totals.heap_bytes = info.heap_after;
     totals.live_bytes = info.live_bytes;
     if (info.minor) {
-        totals.minor_collections++;
+        totals.minor_collections += info.minor == 1; /* a concurrent one counts at its end */
         totals.minor_pause_total_ns += info.pause_ns;
         if (info.pause_ns > totals.minor_pause_max_ns)
             totals.minor_pause_max_ns = info.pause_ns;
@@ -118,14 +118,21 @@ void stats_log_cycle(const gc_cycle *cycle)
     if (cycle->slowest_site)
         corral_describe_code_address(cycle->slowest_site, site, sizeof site);
     const gc_phase_stats *p = cycle->phases;
-    char nursery[32] = "";
+    char nursery[96] = "";
+    int used = 0;
     if (cycle->nursery_bytes)
-        snprintf(nursery, sizeof nursery, " nursery=%.1fM", mib(cycle->nursery_bytes));
+        used = snprintf(nursery, sizeof nursery, " nursery=%.1fM", mib(cycle->nursery_bytes));
+    if (cycle->concurrent_mark_ns && used >= 0 && (size_t)used < sizeof nursery)
+        snprintf(nursery + used, sizeof nursery - (size_t)used,
+                 " concurrent_mark=%.2fms satb_logged=%zu", ms(cycle->concurrent_mark_ns),
+                 cycle->satb_logged);
     fprintf(out,
             "corral: gc %" PRIu64 " cause=%s kind=%s ttsp=%.3fms (slowest thread %u at %s) "
             "roots=%.2fms mark=%.2fms %s=%.2fms pause=%.2fms heap=%.1fM->%.1fM "
             "live=%.1fM moved=%.1fM promoted=%.1fM threads=%zu workers=%u limit=%.1fM%s\n",
-            cycle->number, cycle->cause, cycle->minor ? "minor" : "major", ms(cycle->ttsp_ns),
+            cycle->number, cycle->cause,
+            cycle->concurrent_start ? "minor-start" : cycle->minor ? "minor" : "major",
+            ms(cycle->ttsp_ns),
             cycle->slowest_thread, site,
             ms(p[GC_PHASE_ROOTS].wall_ns), ms(p[GC_PHASE_MARK].wall_ns),
             cycle->minor ? "sweep" : "compact", ms(p[GC_PHASE_PLAN].wall_ns + p[GC_PHASE_UPDATE].wall_ns + p[GC_PHASE_SLIDE].wall_ns +

@@ -35,6 +35,11 @@ typedef struct typed_space {
     size_t current;             /* regions before it have no free slot left this cycle */
 } typed_space;
 
+/* A concurrent minor collection marks: objects go only where none was
+ * when it began (usable_while_marking). Writer: the collector, world
+ * stopped; readers: allocators under alloc_lock. */
+static bool marking;
+
 /* Type -> typed_space *. Writers and readers: allocators under the heap's
  * alloc_lock, the collector with the world stopped (it holds alloc_lock). */
 static ptr_table spaces;
@@ -132,6 +137,19 @@ static void claim_region(typed_space *space, size_t region)
     VEC_PUSH(space->regions, ((region_cursor){(uint32_t)region, 0, true, 0}));
 }
 
+/* While marking, no object may go where one was when marking began: only
+ * into regions that were empty then (and since), or given out meanwhile.
+ * An empty region's first use makes its objects newborn. */
+static bool usable_while_marking(region_cursor *cursor)
+{
+    if (heap_is_newborn(heap_region_start(cursor->region)))
+        return true;
+    if (cursor->taken || cursor->changed || cursor->next_slot)
+        return false;
+    heap_note_newborn_region_locked(cursor->region);
+    return true;
+}
+
 char *typed_space_take_run(const corral_type *type, size_t slot_bytes, size_t max_bytes,
                            size_t *got)
 {
@@ -140,9 +158,13 @@ char *typed_space_take_run(const corral_type *type, size_t slot_bytes, size_t ma
     size_t max_slots = max_bytes / slot_bytes;
     pthread_mutex_lock(&corral_heap.alloc_lock);
     typed_space *space = space_of(type, slot_bytes);
-    for (; space->current < space->regions.count; space->current++)
-        if (find_run(space, &space->regions.items[space->current], max_slots, &run, &slots))
+    for (; space->current < space->regions.count; space->current++) {
+        region_cursor *cursor = &space->regions.items[space->current];
+        if (marking && !usable_while_marking(cursor))
+            continue;
+        if (find_run(space, cursor, max_slots, &run, &slots))
             break;
+    }
     if (!run) {
         size_t region = heap_take_region_locked();
         if (region != SIZE_MAX) {
@@ -197,6 +219,9 @@ static size_t sweep_word(size_t w, bool minor, bool keep_young, age_counts *coun
 {
     uint64_t *start = &corral_heap.start_bits[w], *age = &corral_heap.age_bits[w];
     uint64_t marked = *start;
+    /* Most words of a nursery hold nothing, before the sweep and after. */
+    if (!(marked | *age | corral_heap.alloc_bits[w]))
+        return 0;
     if (minor) {
         uint64_t fresh = marked & ~corral_heap.alloc_bits[w];
         uint64_t promoted = marked & *age;
@@ -285,13 +310,27 @@ static void sweep_regions(unsigned worker, size_t first, size_t end, void *conte
     }
 }
 
+/* Taken while a concurrent minor collection marked: its objects are young
+ * and unmarked, and its sweep leaves the region as it is. */
+static bool taken_while_marking(const region_cursor *cursor)
+{
+    return heap_is_newborn(heap_region_start(cursor->region));
+}
+
+void typed_space_begin_marking_from_stw(void)
+{
+    marking = true;
+}
+
 typed_space_sweep typed_space_sweep_from_stw(bool minor, bool keep_young, bool poison)
 {
+    marking = false;
     jobs.count = 0;
     PTR_TABLE_FOR_EACH(entry, &spaces) {
         typed_space *space = (typed_space *)entry->value;
         for (size_t i = 0; i < space->regions.count; i++)
-            if (!minor || space->regions.items[i].changed)
+            if ((!minor || space->regions.items[i].changed) &&
+                !taken_while_marking(&space->regions.items[i]))
                 VEC_PUSH(jobs, ((sweep_job){space, &space->regions.items[i]}));
     }
     sweep_context sweep = {minor, keep_young, poison, 0, 0};
@@ -307,7 +346,8 @@ typed_space_sweep typed_space_sweep_from_stw(bool minor, bool keep_young, bool p
                 continue;
             }
             /* A full region (an old tree's, say) is not searched again. */
-            cursor.next_slot = cursor.taken == space->slot_count ? space->slot_count : 0;
+            if (!taken_while_marking(&cursor))
+                cursor.next_slot = cursor.taken == space->slot_count ? space->slot_count : 0;
             space->regions.items[kept++] = cursor;
         }
         space->regions.count = kept;

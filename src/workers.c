@@ -201,9 +201,7 @@ static void stop_pool_threads(unsigned started)
     current_phase.stopping = false;
 }
 
-/* Pool threads take no asynchronous signals: the host VM's handlers expect its own
- * threads. Synchronous faults stay deliverable (blocking them would kill the process). */
-static void block_async_signals(sigset_t *saved)
+void gc_block_async_signals(sigset_t *saved)
 {
     sigset_t blocked;
     sigfillset(&blocked);
@@ -246,7 +244,7 @@ int gc_workers_start(unsigned count)
     uint32_t generation = atomic_load_explicit(&phase_generation, memory_order_relaxed);
     phase_spin_ns = spin_budget_for(count);
     sigset_t saved;
-    block_async_signals(&saved);
+    gc_block_async_signals(&saved);
     for (unsigned worker = 1; worker < count; worker++) {
         worker_slots[worker].start_generation = generation;
         int error = pthread_create(&pool_threads[worker], NULL, worker_main,

@@ -37,6 +37,7 @@
 #include "deque.h"
 
 #include <stdatomic.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -147,6 +148,12 @@ typedef struct gc_terminator {
 void gc_terminator_init(gc_terminator *terminator, unsigned workers,
                         bool (*any_work)(void *context), void *context);
 bool gc_terminator_offer(gc_terminator *terminator, unsigned worker);
+
+/* The collector's own threads (the pool, the concurrent marker) take no asynchronous
+ * signals: the host VM's handlers expect its own threads. Synchronous faults stay
+ * deliverable (blocking them would kill the process). Sets the caller's mask to that,
+ * saving the old one in *saved for the caller to restore after pthread_create. */
+void gc_block_async_signals(sigset_t *saved);
 
 /* ---- Work queues: one deque per worker, stealing and termination in one call ----------- */
 

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 
 #include "gc.h"
+#include "fatal.h"
 #include "heap.h"
 #include "vec.h"
 #include "workers.h"
@@ -59,6 +60,11 @@ typedef struct young_interval {
     piece_kind kind;
 } young_interval;
 
+/* Memory [origin, end): [origin, start) handed out (young), the rest free. */
+typedef struct young_range {
+    char *origin, *start, *end;
+} young_range;
+
 /* Collector only, world stopped; kept across collections so their arrays
  * are reused. aging_spans and aging_bytes carry from one minor collection
  * to the next; a major collection empties them (heap_forget_ages_from_stw). */
@@ -66,7 +72,19 @@ static VEC(young_interval) intervals;
 static VEC(sweep_piece) pieces;  /* count: this collection's pieces */
 static size_t pieces_made;       /* items [0, pieces_made) were made and own their gaps arrays */
 static VEC(heap_free_range) trimmed_gaps;
-static VEC(heap_free_range) swept;
+typedef VEC(young_range) young_ranges;
+static young_ranges condemned;         /* see take_condemned */
+static young_ranges free_parts;        /* the join's inputs and its result */
+static young_ranges joined, merged;    /* the gaps, then the merges' results */
+static VEC(heap_free_range) swept;     /* the result as free ranges and origins */
+static VEC(char *) swept_origins;
+/* While a concurrent collection marks: each condemned range's free part
+ * trimmed to whole blocks (empty when none), whose blocks are in
+ * new_blocks; the last is the memory past the fence, not in new_blocks. */
+static VEC(heap_free_range) trimmed_free;
+/* Empty headerless regions given out while marking (their blocks are in
+ * new_blocks too). Writers: allocators under alloc_lock; the collector. */
+static VEC(size_t) newborn_regions;
 static VEC(heap_free_range) aging_spans; /* sorted, disjoint */
 static size_t aging_bytes;               /* bytes of the objects in them */
 
@@ -76,18 +94,37 @@ static void add_interval(char *start, char *end, piece_kind kind)
         VEC_PUSH(intervals, ((young_interval){start, end, kind}));
 }
 
-/* The FRESH parts of the ranges and the aging spans outside them, in
- * address order. The ranges are sorted, so are the spans. */
-static void collect_intervals(void)
+/* The heap's free ranges as they are, into out. */
+static void copy_heap_ranges(young_ranges *out)
 {
     heap *h = &corral_heap;
+    out->count = 0;
+    for (size_t i = 0; i < h->range_count; i++)
+        VEC_PUSH(*out, ((young_range){h->range_origins[i], h->ranges[i].start, h->ranges[i].end}));
+}
+
+/* The young memory a sweep covers, as the free ranges described it when
+ * the collection began: [origin, start) of each was handed out since the
+ * last collection, [start, end) was free. From the heap's ranges at the
+ * sweep, or, for a concurrent collection, when it began marking. */
+static void take_condemned(void)
+{
+    copy_heap_ranges(&condemned);
+}
+
+/* The FRESH parts of the condemned ranges and the aging spans outside them
+ * (and outside the free parts, which hold no aging object, and, while a
+ * concurrent collection marked, the memory it handed out), in address
+ * order. The ranges are sorted, so are the spans. */
+static void collect_intervals(void)
+{
     intervals.count = 0;
     size_t a = 0;
     char *aging_from = NULL; /* aging memory below this is already taken */
-    for (size_t i = 0; i <= h->range_count; i++) {
-        bool sentinel = i == h->range_count;
-        char *fresh_start = sentinel ? (char *)UINTPTR_MAX : h->range_origins[i];
-        char *fresh_end = sentinel ? (char *)UINTPTR_MAX : h->ranges[i].start;
+    for (size_t i = 0; i <= condemned.count; i++) {
+        bool sentinel = i == condemned.count;
+        char *fresh_start = sentinel ? (char *)UINTPTR_MAX : condemned.items[i].origin;
+        char *fresh_end = sentinel ? (char *)UINTPTR_MAX : condemned.items[i].start;
         for (; a < aging_spans.count; a++) {
             heap_free_range span = aging_spans.items[a];
             char *from = span.start > aging_from ? span.start : aging_from;
@@ -100,8 +137,8 @@ static void collect_intervals(void)
         if (sentinel)
             break;
         add_interval(fresh_start, fresh_end, PIECE_FRESH);
-        if (fresh_end > aging_from)
-            aging_from = fresh_end;
+        if (condemned.items[i].end > aging_from)
+            aging_from = condemned.items[i].end;
         while (a < aging_spans.count && aging_spans.items[a].end <= aging_from)
             a++;
     }
@@ -246,21 +283,6 @@ static void run_piece_phase(const char *name,
 
 /* -------------------------------------------------------------------- join */
 
-/* Appends free to swept in address order, joining it with the last range
- * when they touch or overlap (a gap may lie inside a part never handed out). */
-static void add_free(heap_free_range free)
-{
-    if (free.start >= free.end)
-        return;
-    heap_free_range *last = swept.count ? &swept.items[swept.count - 1] : NULL;
-    if (last && free.start <= last->end) {
-        if (free.end > last->end)
-            last->end = free.end;
-        return;
-    }
-    VEC_PUSH(swept, free);
-}
-
 /* The gaps of all pieces in address order, each trimmed where a survivor
  * of an earlier piece of the same stretch runs into it; poisons them. */
 static void trim_gaps(bool poison)
@@ -287,46 +309,181 @@ static void trim_gaps(bool poison)
     }
 }
 
-/* The new free ranges: the trimmed gaps and the parts of the old ranges
- * never handed out, merged in address order; a range too small to be worth
- * a TLAB waits for a later sweep, except the last, which runs to the end of
- * the reservation. */
+/* Appends r to out in address order, joining a wholly free r with the
+ * range before it when they touch or overlap. Only free memory overlaps. */
+static void append_range(young_ranges *out, young_range r)
+{
+    if (r.start >= r.end && r.origin == r.start)
+        return;
+    young_range *last = out->count ? &out->items[out->count - 1] : NULL;
+    if (last && r.origin == r.start && r.start <= last->end) {
+        if (r.end > last->end)
+            last->end = r.end;
+        return;
+    }
+    CORRAL_CHECK(!last || r.origin >= last->end,
+                 "minor sweep: memory [%p, %p) with young part up to %p overlaps the range "
+                 "before it, which ends at %p",
+                 (void *)r.origin, (void *)r.end, (void *)r.start, (void *)last->end);
+    VEC_PUSH(*out, r);
+}
+
+/* out = a and b (each in address order) in address order. */
+static void merge_ranges(young_ranges *out, const young_ranges *a, const young_ranges *b)
+{
+    out->count = 0;
+    size_t i = 0, j = 0;
+    while (i < a->count || j < b->count) {
+        bool take_a =
+            j == b->count || (i < a->count && a->items[i].origin <= b->items[j].origin);
+        append_range(out, take_a ? a->items[i++] : b->items[j++]);
+    }
+}
+
+/* The parts of the condemned ranges' free memory that no new range of a
+ * concurrent collection took (its block-trimmed ends), in address order. */
+static void collect_remnants(void)
+{
+    free_parts.count = 0;
+    for (size_t i = 0; i < condemned.count && i < trimmed_free.count; i++) {
+        young_range range = condemned.items[i];
+        heap_free_range trimmed = trimmed_free.items[i];
+        if (trimmed.start >= trimmed.end) {
+            VEC_PUSH(free_parts, ((young_range){range.start, range.start, range.end}));
+            continue;
+        }
+        VEC_PUSH(free_parts, ((young_range){range.start, range.start, trimmed.start}));
+        VEC_PUSH(free_parts, ((young_range){trimmed.end, trimmed.end, range.end}));
+    }
+}
+
+/* The new free ranges: the trimmed gaps, and what was free when the
+ * collection began: the condemned ranges' free parts, or, after concurrent
+ * marking, today's ranges (their memory handed out meanwhile stays young:
+ * none of it was swept) and what those left of the condemned free parts.
+ * A wholly free range too small to be worth a TLAB waits for a later sweep,
+ * except the last, which runs to the end of the reservation. */
 static void join(void)
 {
     heap *h = &corral_heap;
-    swept.count = 0;
-    size_t g = 0;
-    for (size_t i = 0; i < h->range_count; i++) {
-        heap_free_range untouched = h->ranges[i];
-        while (g < trimmed_gaps.count && trimmed_gaps.items[g].start <= untouched.start)
-            add_free(trimmed_gaps.items[g++]);
-        add_free(untouched);
+    joined.count = 0;
+    for (size_t g = 0; g < trimmed_gaps.count; g++)
+        VEC_PUSH(joined, ((young_range){trimmed_gaps.items[g].start, trimmed_gaps.items[g].start,
+                                        trimmed_gaps.items[g].end}));
+    const young_ranges *result;
+    if (h->marking_fence) {
+        collect_remnants();
+        merge_ranges(&merged, &joined, &free_parts); /* gaps and remnants */
+        copy_heap_ranges(&free_parts);
+        merge_ranges(&joined, &merged, &free_parts);
+        result = &joined;
+    } else {
+        free_parts.count = 0;
+        for (size_t i = 0; i < condemned.count; i++)
+            VEC_PUSH(free_parts, ((young_range){condemned.items[i].start, condemned.items[i].start,
+                                                condemned.items[i].end}));
+        merge_ranges(&merged, &joined, &free_parts);
+        result = &merged;
     }
-    while (g < trimmed_gaps.count)
-        add_free(trimmed_gaps.items[g++]);
-    size_t kept = 0;
-    for (size_t i = 0; i < swept.count; i++) {
-        heap_free_range free = swept.items[i];
-        bool last = i == swept.count - 1;
-        if (last || (size_t)(free.end - free.start) >= HEAP_MIN_HOLE)
-            swept.items[kept++] = free;
+    swept.count = swept_origins.count = 0;
+    for (size_t i = 0; i < result->count; i++) {
+        young_range range = result->items[i];
+        bool last = i == result->count - 1;
+        if (!last && range.origin == range.start &&
+            (size_t)(range.end - range.start) < HEAP_MIN_HOLE)
+            continue;
+        VEC_PUSH(swept, ((heap_free_range){range.start, range.end}));
+        VEC_PUSH(swept_origins, range.origin);
     }
-    swept.count = kept;
     /* The last range marks the top: an empty one when the heap is full. */
-    if (!kept || swept.items[kept - 1].end != h->end)
+    if (!swept.count || swept.items[swept.count - 1].end != h->end) {
         VEC_PUSH(swept, ((heap_free_range){h->end, h->end}));
+        VEC_PUSH(swept_origins, h->end);
+    }
+}
+
+/* Sets (or clears) the new_blocks bits of the whole blocks [start, end).
+ * Atomic: a region given out while marking sets them as the marker reads. */
+static void mark_new_blocks(char *start, char *end, bool set)
+{
+    uint64_t *bits = corral_heap.new_blocks;
+    size_t first = (size_t)(start - corral_heap.base) / HEAP_BLOCK_SIZE;
+    size_t last = (size_t)(end - corral_heap.base) / HEAP_BLOCK_SIZE;
+    for (size_t b = first; b < last;) {
+        uint64_t mask = ~UINT64_C(0);
+        size_t next = (b | 63) + 1;
+        if (next > last) {
+            mask = (UINT64_C(1) << (last - b)) - 1;
+            next = last;
+        }
+        mask <<= b & 63;
+        if (set)
+            __atomic_fetch_or(&bits[b >> 6], mask, __ATOMIC_RELAXED);
+        else
+            __atomic_fetch_and(&bits[b >> 6], ~mask, __ATOMIC_RELAXED);
+        b = next;
+    }
+}
+
+void heap_note_newborn_region_locked(size_t region)
+{
+    mark_new_blocks(heap_region_start(region), heap_region_start(region + 1), true);
+    VEC_PUSH(newborn_regions, region);
+}
+
+void heap_begin_marking_from_stw(void)
+{
+    heap *h = &corral_heap;
+    take_condemned();
+    size_t last = h->range_count - 1;
+    CORRAL_CHECK(h->ranges[last].start == h->top,
+                 "the last free range starts at %p, not at the top %p",
+                 (void *)h->ranges[last].start, (void *)h->top);
+    trimmed_free.count = swept.count = 0;
+    for (size_t i = 0; i < last; i++) {
+        uintptr_t block = HEAP_BLOCK_SIZE;
+        char *start = (char *)(((uintptr_t)h->ranges[i].start + block - 1) & ~(block - 1));
+        char *end = (char *)((uintptr_t)h->ranges[i].end & ~(block - 1));
+        if (start >= end) {
+            VEC_PUSH(trimmed_free, ((heap_free_range){start, start}));
+            continue;
+        }
+        mark_new_blocks(start, end, true);
+        VEC_PUSH(trimmed_free, ((heap_free_range){start, end}));
+        VEC_PUSH(swept, ((heap_free_range){start, end}));
+    }
+    VEC_PUSH(swept, h->ranges[last]);
+    h->marking_fence = h->top;
+    heap_reset_free_ranges_from_stw(swept.items, NULL, swept.count);
+}
+
+void heap_end_marking_from_stw(void)
+{
+    heap *h = &corral_heap;
+    for (size_t i = 0; i < trimmed_free.count; i++)
+        mark_new_blocks(trimmed_free.items[i].start, trimmed_free.items[i].end, false);
+    trimmed_free.count = 0;
+    for (size_t i = 0; i < newborn_regions.count; i++)
+        mark_new_blocks(heap_region_start(newborn_regions.items[i]),
+                        heap_region_start(newborn_regions.items[i] + 1), false);
+    newborn_regions.count = 0;
+    h->marking_fence = NULL;
 }
 
 size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_bytes,
                                  size_t typed_young_bytes)
 {
     heap *h = &corral_heap;
+    if (!h->marking_fence)
+        take_condemned();
     collect_intervals();
     cut_pieces(keep_young);
     run_piece_phase("sweep", sweep_pieces);
     trim_gaps(poison);
     join();
-    heap_reset_free_ranges_from_stw(swept.items, swept.count);
+    heap_reset_free_ranges_from_stw(swept.items, swept_origins.items, swept.count);
+    if (h->marking_fence)
+        heap_end_marking_from_stw();
     size_t promoted = 0, young = 0;
     aging_spans.count = 0;
     for (size_t p = 0; p < pieces.count; p++) {

@@ -6,8 +6,10 @@
 #include "fatal.h"
 
 /* Full and flushed chunks. Writers: any thread (cds_wfs_push, wait-free,
- * release). Reader: the collector with the world stopped (__cds_wfs_pop_all,
- * the only popper, so it needs no lock). */
+ * release). Readers (__cds_wfs_pop_all, which needs no lock while it is the
+ * only popper): the collector with the world stopped, or the concurrent
+ * marker while the mutators run; never both, since every pause stops the
+ * marker before it takes chunks (young_marker.h). */
 static struct __cds_wfs_stack full_chunks;
 
 void satb_log_init(void)
@@ -25,6 +27,14 @@ static satb_chunk *new_chunk(void)
     return chunk;
 }
 
+/* Before a chunk goes to the shared stack: its count, stored with release,
+ * orders the references before it for the thread that takes the chunk
+ * (liburcu's own barriers do too, but ThreadSanitizer sees only these). */
+static void publish(satb_chunk *chunk)
+{
+    __atomic_store_n(&chunk->count, chunk->count, __ATOMIC_RELEASE);
+}
+
 void satb_log_push(corral_thread *self, void *object)
 {
     satb_chunk *chunk = self->satb;
@@ -32,6 +42,7 @@ void satb_log_push(corral_thread *self, void *object)
         chunk = self->satb = new_chunk();
     chunk->refs[chunk->count++] = object;
     if (chunk->count == SATB_CHUNK_REFS) {
+        publish(chunk);
         cds_wfs_push(&full_chunks, &chunk->node);
         self->satb = NULL;
     }
@@ -43,8 +54,10 @@ void satb_log_flush(corral_thread *thread)
     if (!chunk)
         return;
     thread->satb = NULL;
-    if (chunk->count)
+    if (chunk->count) {
+        publish(chunk);
         cds_wfs_push(&full_chunks, &chunk->node);
+    }
     else
         free(chunk);
 }
@@ -54,15 +67,21 @@ size_t satb_log_drain_from_stw(corral_thread *const *threads, size_t thread_coun
 {
     for (size_t i = 0; i < thread_count; i++)
         satb_log_flush(threads[i]);
+    return satb_log_take_full(visit, context);
+}
+
+size_t satb_log_take_full(void (*visit)(void *object, void *context), void *context)
+{
     struct cds_wfs_head *head = __cds_wfs_pop_all(&full_chunks);
     struct cds_wfs_node *node, *next;
     size_t logged = 0;
     cds_wfs_for_each_blocking_safe(head, node, next) {
         satb_chunk *chunk = caa_container_of(node, satb_chunk, node);
+        uint32_t count = __atomic_load_n(&chunk->count, __ATOMIC_ACQUIRE); /* see publish */
         if (visit)
-            for (uint32_t i = 0; i < chunk->count; i++)
+            for (uint32_t i = 0; i < count; i++)
                 visit(chunk->refs[i], context);
-        logged += chunk->count;
+        logged += count;
         free(chunk);
     }
     return logged;

@@ -11,8 +11,9 @@
  *   the collector, world stopped:  satb_log_drain_from_stw <─┘ (flushes every
  *                                  thread, pops and frees every chunk)
  *
- * Chunks are fixed-size so a concurrent marker can take full ones while the
- * mutators run; today only the collector takes them, with the world stopped.
+ * Chunks are fixed-size so the concurrent marker (src/young_marker.h) takes
+ * full ones while the mutators run (satb_log_take_full); the pause that
+ * ends its marking drains the rest.
  */
 #ifndef CORRAL_SATB_LOG_H
 #define CORRAL_SATB_LOG_H
@@ -46,6 +47,10 @@ void satb_log_flush(corral_thread *thread);
  * stopped ones, and no other thread may take chunks meanwhile. */
 size_t satb_log_drain_from_stw(corral_thread *const *threads, size_t thread_count,
                                void (*visit)(void *object, void *context), void *context);
+/* Passes every reference in the full (and flushed) chunks to visit, frees
+ * those chunks and returns how many there were; leaves the threads' partial
+ * chunks. Thread: the only one taking chunks (above). */
+size_t satb_log_take_full(void (*visit)(void *object, void *context), void *context);
 void satb_chunk_free(satb_chunk *chunk);
 
 #endif /* CORRAL_SATB_LOG_H */

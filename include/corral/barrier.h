@@ -131,7 +131,8 @@ static inline __attribute__((always_inline)) void corral_store_ref(corral_ref ob
                                                                    corral_ref value)
 {
     corral_deletion_barrier(object, field, sizeof *field);
-    *field = value;
+    /* Atomic (a plain move): a concurrent marker reads the slot meanwhile. */
+    __atomic_store_n(field, value, __ATOMIC_RELAXED);
     corral_write_barrier(object, field);
 }
 #endif

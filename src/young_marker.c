@@ -1,0 +1,240 @@
+/* young_marker.c — concurrent minor collections (young_marker.h). */
+#include "young_marker.h"
+
+#include <corral.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "barrier.h"
+#include "coordinator.h"
+#include "fatal.h"
+#include "generation.h"
+#include "heap.h"
+#include "los.h"
+#include "mark.h"
+#include "remset.h"
+#include "satb_log.h"
+#include "stats.h"
+#include "thread.h"
+#include "typed_space.h"
+#include "workers.h"
+
+/* Set by young_marker_init before any thread attaches; read-only afterwards. */
+static bool enabled;
+
+/* A concurrent collection is open: its first pause ran, its second has
+ * not. Writer: the collector, world stopped (relaxed; the world's restart
+ * orders it), and the fork child handler. Readers: anyone. */
+static _Atomic bool open;
+
+/* The marker thread's handle. marker_lock orders starting and stopping it
+ * between the collector and a forking thread's handler; running: started
+ * and not yet joined. */
+static pthread_mutex_t marker_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t marker_thread;
+static bool running;
+
+/* Set to ask the marker to return: writer, whoever holds marker_lock to
+ * stop it; reader, the marker every few objects (relaxed: the join orders
+ * everything after). */
+static _Atomic bool stop_requested;
+/* The marker traced everything it was given and every full log. Writer:
+ * the marker (relaxed), cleared by the collector, world stopped. Readers:
+ * mutators on the allocation slow path, who then ask for the second pause. */
+static _Atomic bool done;
+/* The marking state did not survive a fork into this child. Written by the
+ * child handler, cleared by the collector (world stopped). */
+static bool torn_by_fork;
+
+/* The objects marked and not yet scanned, and what the marker scanned.
+ * Owned by the marker while it runs, by the collector otherwise (handed
+ * over by pthread_create and pthread_join). */
+static mark_grey grey;
+static mark_totals totals;
+
+/* Collector only, world stopped: the old space's size before marking (the
+ * memory being marked counts as live while it runs), the young bytes being
+ * marked, what was allocated since marking began, and when it began. */
+static size_t old_space_before;
+static size_t marked_young_bytes;
+static size_t allocated_while_marking;
+static uint64_t marking_started_ns;
+
+static void *marker_main(void *unused)
+{
+    (void)unused;
+    pthread_setname_np(pthread_self(), "corral-ymark");
+    for (;;) {
+        if (!mark_trace_concurrently(&grey, &stop_requested, &totals))
+            return NULL;
+        satb_log_take_full(mark_grey_logged, &grey);
+        if (!grey.count)
+            break;
+    }
+    atomic_store_explicit(&done, true, memory_order_relaxed);
+    return NULL;
+}
+
+static void start_marker(void)
+{
+    pthread_mutex_lock(&marker_lock);
+    atomic_store_explicit(&stop_requested, false, memory_order_relaxed);
+    sigset_t saved;
+    gc_block_async_signals(&saved);
+    int error = pthread_create(&marker_thread, NULL, marker_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    running = error == 0;
+    pthread_mutex_unlock(&marker_lock);
+    if (error) /* the next collection, the second pause, marks it all */
+        fprintf(stats_log_stream(), "corral: warning: cannot start the concurrent marker "
+                                    "thread (%s); this minor collection marks in its pause\n",
+                strerror(error));
+}
+
+static void stop_marker(void)
+{
+    pthread_mutex_lock(&marker_lock);
+    if (running) {
+        atomic_store_explicit(&stop_requested, true, memory_order_relaxed);
+        pthread_join(marker_thread, NULL);
+        running = false;
+    }
+    pthread_mutex_unlock(&marker_lock);
+}
+
+void young_marker_stop(void)
+{
+    stop_marker();
+}
+
+/* fork: the child has no marker thread. One stopped before the fork (the
+ * prepare handler is young_marker_stop) leaves its grey set whole, and the
+ * second pause finishes the marking; one that a collection started
+ * meanwhile may have left it torn, and the next collection is major. */
+static void forget_marker_in_child(void)
+{
+    pthread_mutex_init(&marker_lock, NULL);
+    if (running) {
+        running = false;
+        torn_by_fork = true;
+        grey = (mark_grey){0};
+    }
+}
+
+static void install_fork_handlers(void)
+{
+    if (pthread_atfork(young_marker_stop, NULL, forget_marker_in_child) != 0)
+        CORRAL_FATAL("pthread_atfork for the concurrent marker failed");
+}
+
+void young_marker_init(bool enable)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    enabled = enable;
+    if (enable)
+        pthread_once(&once, install_fork_handlers);
+}
+
+bool young_marker_enabled(void)
+{
+    return enabled;
+}
+
+bool young_marker_done(void)
+{
+    return atomic_load_explicit(&done, memory_order_relaxed);
+}
+
+bool young_marker_open(void)
+{
+    return atomic_load_explicit(&open, memory_order_relaxed);
+}
+
+bool young_marker_needs_major(void)
+{
+    return torn_by_fork;
+}
+
+bool young_marker_pause_from_stw(void)
+{
+    if (!atomic_load_explicit(&open, memory_order_relaxed))
+        return false;
+    stop_marker();
+    /* The old space as before marking; the young memory marked and what
+     * was allocated since are this collection's allocation again. */
+    heap *h = &corral_heap;
+    allocated_while_marking = atomic_load_explicit(&h->allocated_since_gc, memory_order_relaxed);
+    h->live_after_gc = old_space_before;
+    atomic_store_explicit(&h->allocated_since_gc, allocated_while_marking + marked_young_bytes,
+                          memory_order_relaxed);
+    return true;
+}
+
+void young_marker_begin_from_stw(gc_cycle *cycle)
+{
+    heap *h = &corral_heap;
+    /* Until the sweep, the memory being marked is live: the mutators get a
+     * nursery's worth of budget on top of it. */
+    old_space_before = h->live_after_gc;
+    marked_young_bytes = atomic_load_explicit(&h->allocated_since_gc, memory_order_relaxed);
+    h->live_after_gc += marked_young_bytes;
+    remset_begin_minor_from_stw(generation_keeps_young());
+    heap_begin_marking_from_stw(); /* resets the allocation budget */
+    mark_set_limit_from_stw(h->marking_fence, true);
+    grey.count = 0;
+    totals = (mark_totals){0, 0};
+    mark_young_roots_from_stw(cycle, &grey);
+    typed_space_begin_marking_from_stw();
+    los_set_marking_from_stw(true);
+    __atomic_store_n(&corral_barrier.satb_active, 1, __ATOMIC_RELAXED);
+    atomic_store_explicit(&done, false, memory_order_relaxed);
+    atomic_store_explicit(&open, true, memory_order_relaxed);
+    cycle->concurrent_start = true;
+    cycle->live_bytes = h->live_after_gc;
+    marking_started_ns = monotonic_ns();
+    start_marker();
+}
+
+void young_marker_finish_marking_from_stw(gc_cycle *cycle)
+{
+    __atomic_store_n(&corral_barrier.satb_active, 0, __ATOMIC_RELAXED);
+    cycle->concurrent_mark_ns = monotonic_ns() - marking_started_ns;
+    mark_young_finish_from_stw(cycle, &grey, &totals);
+    grey.count = 0;
+}
+
+/* Back to IDLE: no fence, no newborns, the barrier off. */
+static void end_marking_from_stw(void)
+{
+    heap_end_marking_from_stw();
+    los_set_marking_from_stw(false);
+    mark_set_limit_from_stw(corral_heap.top, false);
+    atomic_store_explicit(&done, false, memory_order_relaxed);
+    atomic_store_explicit(&open, false, memory_order_relaxed);
+}
+
+void young_marker_close_from_stw(void)
+{
+    end_marking_from_stw();
+    atomic_store_explicit(&corral_heap.allocated_since_gc, allocated_while_marking,
+                          memory_order_relaxed);
+}
+
+void young_marker_abandon_from_stw(gc_cycle *cycle)
+{
+    __atomic_store_n(&corral_barrier.satb_active, 0, __ATOMIC_RELAXED);
+    satb_log_drain_from_stw(cycle->stop->threads, cycle->stop->thread_count, NULL, NULL);
+    grey.count = 0;
+    torn_by_fork = false;
+    end_marking_from_stw();
+}
+
+void young_marker_note_weak_read(void *object)
+{
+    corral_thread *self = corral_current_thread;
+    if (object && self && __atomic_load_n(&corral_barrier.satb_active, __ATOMIC_RELAXED))
+        satb_log_push(self, object);
+}

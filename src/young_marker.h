@@ -1,0 +1,73 @@
+/* young_marker.h — concurrent minor collections (CORRAL_GC_CONCURRENT=1,
+ * with CORRAL_GC_GENERATIONAL=1): a minor collection's marking runs on a
+ * thread of its own while the mutators run, between two short pauses.
+ *
+ *            first pause: roots and dirty cards marked, not traced;
+ *            the deletion barrier on; memory handed out only above
+ *            the heap's top (the marking fence) from now on
+ *   IDLE ─────────────────────────────────────────────────────> MARKING
+ *    ^                                                     (marker thread runs)
+ *    │                                                            │ its grey objects and
+ *    │                                                            │ the full deletion logs
+ *    │                                                            v are all traced
+ *    │   second pause, minor: the marker stopped; what it      DONE
+ *    │   and the logs left marked in parallel; weak handles,      │ the next allocation
+ *    │   finalizers, the sweep below the fence                    │ slow path asks for
+ *    ├──────────────────────────── any collection ────────────────┘ the second pause
+ *    │                            (a minor one from MARKING finishes
+ *    │                             the marking in its pause)
+ *    └── a major collection instead: marking abandoned (it clears every mark)
+ *
+ * Snapshot at the beginning: the deletion barrier logs every reference a
+ * store overwrites while marking, so everything reachable at the first
+ * pause is marked; stacks are not scanned again. What was allocated since
+ * (at or past the fence, headerless regions taken past it, newborn large
+ * objects) is alive by birth: markers neither mark nor trace it (a marked
+ * object is old, and stores into a fresh object skip the card barrier),
+ * and the sweep leaves it young for the next minor collection. Weak handles
+ * read while marking log their target, as a store would.
+ *
+ * Every piece of managed code must be built with corralc --satb-barrier,
+ * and plain C must use corral_store_ref / corral_deletion_barrier.
+ */
+#ifndef CORRAL_YOUNG_MARKER_H
+#define CORRAL_YOUNG_MARKER_H
+
+#include <stdbool.h>
+
+#include "gc.h"
+
+/* Called by corral_init once the configuration is loaded. */
+void young_marker_init(bool enabled);
+bool young_marker_enabled(void);
+/* From the stopped world, first thing in every collection: stops the
+ * marker thread when it runs, and puts back the budget the old space had
+ * before marking began. Returns whether a concurrent collection is open
+ * (its second pause is due). */
+bool young_marker_pause_from_stw(void);
+/* Whether the pause must be major: the marking state did not survive a
+ * fork (the child has no marker thread, and its grey set may be torn). */
+bool young_marker_needs_major(void);
+/* The first pause of a minor collection: after the stack walk. */
+void young_marker_begin_from_stw(gc_cycle *cycle);
+/* The second pause, before the minor sweep: marks what is left. */
+void young_marker_finish_marking_from_stw(gc_cycle *cycle);
+/* The second pause, after the minor sweep: memory handed out while marking
+ * is the next collection's young memory and budget. */
+void young_marker_close_from_stw(void);
+/* A major collection while one is open, before it marks: the barrier off,
+ * the logs and the grey set dropped. */
+void young_marker_abandon_from_stw(gc_cycle *cycle);
+/* Whether a concurrent collection is open (relaxed). */
+bool young_marker_open(void);
+/* Whether the marker has finished and the mutators should ask for the
+ * second pause (relaxed: a late answer only delays the pause). */
+bool young_marker_done(void);
+/* Stops the marker thread when it runs (corral_shutdown); an open
+ * collection's second pause marks what it left. Any thread. */
+void young_marker_stop(void);
+/* A weak handle's target read while marking: logged, as an overwritten
+ * reference would be. Thread: MANAGED. */
+void young_marker_note_weak_read(void *object);
+
+#endif /* CORRAL_YOUNG_MARKER_H */
