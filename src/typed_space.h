@@ -63,13 +63,13 @@ typedef struct typed_space_sweep {
  * collection (minor false), a region with no object left is given back
  * (the compactor then frees it). A minor collection skips the regions that
  * received no object since the last collection and hold no aging one:
- * their bits are as that collection left them, and the regions past the
- * heap's marking fence, taken while a concurrent collection marked. Resets
- * the allocation cursors, past the regions found full, except those. */
+ * their bits are as that collection left them, and the regions given out
+ * while a concurrent collection marked (heap_is_newborn). Resets the
+ * allocation cursors, past the regions found full, except those. */
 typed_space_sweep typed_space_sweep_from_stw(bool minor, bool keep_young, bool poison);
 /* A concurrent minor collection begins marking (young_marker.h): until its
- * sweep, objects go only into regions taken from now on, above the heap's
- * marking fence, which that sweep leaves as they are (young). */
+ * sweep, objects go only into regions taken from now on or empty now, whose
+ * objects are then newborn, and which that sweep leaves as they are. */
 void typed_space_begin_marking_from_stw(void);
 
 /* Before a generational major collection: no headerless object is aging. */

@@ -3,8 +3,8 @@
  * thread of its own while the mutators run, between two short pauses.
  *
  *            first pause: roots and dirty cards marked, not traced;
- *            the deletion barrier on; memory handed out only above
- *            the heap's top (the marking fence) from now on
+ *            the deletion barrier on; memory handed out only where
+ *            none was in use (heap_is_newborn) from now on
  *   IDLE ─────────────────────────────────────────────────────> MARKING
  *    ^                                                     (marker thread runs)
  *    │                                                            │ its grey objects and
@@ -12,7 +12,7 @@
  *    │                                                            v are all traced
  *    │   second pause, minor: the marker stopped; what it      DONE
  *    │   and the logs left marked in parallel; weak handles,      │ the next allocation
- *    │   finalizers, the sweep below the fence                    │ slow path asks for
+ *    │   finalizers, the sweep of the first pause's young memory  │ slow path asks for
  *    ├──────────────────────────── any collection ────────────────┘ the second pause
  *    │                            (a minor one from MARKING finishes
  *    │                             the marking in its pause)
@@ -21,7 +21,7 @@
  * Snapshot at the beginning: the deletion barrier logs every reference a
  * store overwrites while marking, so everything reachable at the first
  * pause is marked; stacks are not scanned again. What was allocated since
- * (at or past the fence, headerless regions taken past it, newborn large
+ * (heap_is_newborn: past the fence or in new_blocks; flagged newborn large
  * objects) is alive by birth: markers neither mark nor trace it (a marked
  * object is old, and stores into a fresh object skip the card barrier),
  * and the sweep leaves it young for the next minor collection. Weak handles
