@@ -295,6 +295,14 @@ void heap_note_newborn_region_locked(size_t region);
  * calls it itself. */
 void heap_end_marking_from_stw(void);
 
+/* Whether a concurrent minor collection marks: from its first pause to
+ * its sweep. The collector writes marking_fence holding the allocation
+ * locks, so allocators read this under theirs. */
+static inline bool heap_marking(void)
+{
+    return corral_heap.marking_fence != NULL;
+}
+
 /* Whether object lies where memory was handed out since a concurrent
  * minor collection began marking: alive, never marked nor traced. */
 static inline bool heap_is_newborn(const void *object)

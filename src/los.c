@@ -7,6 +7,7 @@
 
 #include "barrier.h"
 #include "fatal.h"
+#include "heap.h"
 #include "vec.h"
 
 /* The list of every large object. Writers: mutators allocating (under
@@ -15,10 +16,6 @@ static pthread_mutex_t los_lock = PTHREAD_MUTEX_INITIALIZER;
 static los_object *los_list;
 static size_t los_count;
 static size_t los_bytes;
-/* A concurrent minor collection is marking: new objects are newborn.
- * Writer: the collector, world stopped, holding los_lock; readers: los_alloc
- * under los_lock. */
-static bool marking;
 
 /* Scratch array handed to parallel phases; rebuilt each GC. */
 static los_object **snapshot;
@@ -40,7 +37,7 @@ void *los_alloc(size_t size)
     memset(los_cards(header), 0, cards);
     header->signature = LOS_SIGNATURE;
     pthread_mutex_lock(&los_lock);
-    if (marking)
+    if (heap_marking()) /* the collector sets it holding los_lock too */
         atomic_store_explicit(&header->newborn, 1, memory_order_relaxed);
     header->next = los_list;
     los_list = header;
@@ -100,13 +97,9 @@ size_t los_sweep_from_stw(bool keep_marks)
     size_t live = 0;
     while (*link) {
         los_object *o = *link;
-        if (atomic_load_explicit(&o->newborn, memory_order_relaxed)) {
-            atomic_store_explicit(&o->newborn, 0, memory_order_relaxed);
-            live += o->size;
-            link = &o->next;
-            continue;
-        }
-        if (atomic_load_explicit(&o->marked, memory_order_relaxed)) {
+        /* Newborn: alive, and young from now on (unmarked). */
+        bool newborn = atomic_exchange_explicit(&o->newborn, 0, memory_order_relaxed);
+        if (newborn || atomic_load_explicit(&o->marked, memory_order_relaxed)) {
             if (!keep_marks)
                 atomic_store_explicit(&o->marked, 0, memory_order_relaxed);
             live += o->size;
@@ -132,10 +125,6 @@ void los_clear_marks_from_stw(void)
     }
 }
 
-void los_set_marking_from_stw(bool now_marking)
-{
-    marking = now_marking;
-}
 
 size_t los_live_bytes(void)
 {

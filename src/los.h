@@ -73,9 +73,6 @@ static inline bool los_is_newborn(const void *object)
 {
     return atomic_load_explicit(&los_header(object)->newborn, memory_order_relaxed);
 }
-/* From the stopped world, holding the LOS lock: whether objects allocated
- * from now on are newborn (a concurrent minor collection marks). */
-void los_set_marking_from_stw(bool marking);
 
 /* Held by the collector for a whole collection (see gc.c). */
 void los_lock_from_stw(void);

@@ -71,6 +71,22 @@ void mark_set_limit_from_stw(const char *limit, bool concurrent)
     marking_concurrently = concurrent;
 }
 
+/* Where a reference points, for the markers: a heap object to mark; one
+ * allocated since concurrent marking began (alive, never marked nor
+ * traced); past the top with no concurrent marking (no object is there);
+ * or a large object. */
+typedef enum ref_place { REF_HEAP, REF_NEWBORN, REF_PAST_TOP, REF_LARGE } ref_place;
+
+static inline ref_place place_of(const void *reference)
+{
+    uintptr_t offset = (uintptr_t)reference - (uintptr_t)corral_heap.base;
+    if (offset < marking_limit)
+        return marking_concurrently && heap_is_newborn(reference) ? REF_NEWBORN : REF_HEAP;
+    if (offset < (uintptr_t)(corral_heap.end - corral_heap.base))
+        return marking_concurrently ? REF_NEWBORN : REF_PAST_TOP;
+    return REF_LARGE;
+}
+
 int mark_init(unsigned workers)
 {
     worker_count = workers;
@@ -110,13 +126,14 @@ static void reset_counters(void)
 
 bool mark_is_marked(const void *object)
 {
-    uintptr_t offset = (uintptr_t)object - (uintptr_t)corral_heap.base;
-    if (offset < marking_limit)
-        return heap_bit(corral_heap.start_bits, heap_granule_index(object)) ||
-               (marking_concurrently && heap_is_newborn(object));
-    if (offset < (uintptr_t)(corral_heap.end - corral_heap.base))
+    switch (place_of(object)) {
+    case REF_HEAP:
+        return heap_bit(corral_heap.start_bits, heap_granule_index(object));
+    case REF_LARGE:
+        return los_is_marked(object) || los_is_newborn(object);
+    default:
         return true; /* allocated while marking: alive */
-    return los_is_marked(object) || los_is_newborn(object);
+    }
 }
 
 static __attribute__((unused)) _Noreturn void bad_reference(void *reference)
@@ -179,19 +196,19 @@ static inline void *mark_child(void *reference)
 {
     if (!reference)
         return NULL;
-    uintptr_t offset = (uintptr_t)reference - (uintptr_t)corral_heap.base;
-    if (offset < marking_limit) {
-        if (marking_concurrently && heap_is_newborn(reference))
-            return NULL; /* allocated while marking: live, not traced */
+    switch (place_of(reference)) {
+    case REF_HEAP:
         if (!heap_try_mark(heap_granule_index(reference)))
             return NULL;
-    } else if (offset < (uintptr_t)(corral_heap.end - corral_heap.base)) {
-#ifdef CORRAL_DEBUG_CHECKS
-        if (!marking_concurrently)
-            bad_reference(reference); /* past the top, and no marking is concurrent */
-#endif
+        break;
+    case REF_NEWBORN:
         return NULL; /* allocated since concurrent marking began: live, not traced */
-    } else {
+    case REF_PAST_TOP:
+#ifdef CORRAL_DEBUG_CHECKS
+        bad_reference(reference);
+#endif
+        return NULL;
+    case REF_LARGE:
 #ifdef CORRAL_DEBUG_CHECKS
         /* A concurrent marker also meets large objects allocated after the index. */
         if (!los_index_contains(&large_objects, reference) &&
@@ -200,6 +217,7 @@ static inline void *mark_child(void *reference)
 #endif
         if (!los_try_mark(reference))
             return NULL;
+        break;
     }
     __builtin_prefetch(reference, 1);
     return reference;
@@ -511,13 +529,19 @@ static void mark_and_decide_from_stw(gc_cycle *cycle, bool from_roots)
     }
 }
 
-void mark_from_stw(gc_cycle *cycle)
+/* Before any marking of a collection: fresh counters and queues. */
+static void begin_marking_from_stw(void)
 {
 #ifdef CORRAL_DEBUG_CHECKS
     los_index_build_from_stw(&large_objects);
 #endif
     reset_counters();
     gc_work_queues_reset(&queues, gc_workers_active());
+}
+
+void mark_from_stw(gc_cycle *cycle)
+{
+    begin_marking_from_stw();
     mark_and_decide_from_stw(cycle, true);
 }
 
@@ -525,11 +549,7 @@ void mark_from_stw(gc_cycle *cycle)
 
 void mark_young_roots_from_stw(gc_cycle *cycle, mark_grey *grey)
 {
-#ifdef CORRAL_DEBUG_CHECKS
-    los_index_build_from_stw(&large_objects);
-#endif
-    reset_counters();
-    gc_work_queues_reset(&queues, gc_workers_active());
+    begin_marking_from_stw();
     los_index_build_from_stw(&large_at_start);
     run_mark_phase(cycle, true, true, &cycle->phases[GC_PHASE_MARK]);
     /* Every worker's deque holds the objects it marked: hand them over. */
@@ -541,7 +561,6 @@ void mark_young_roots_from_stw(gc_cycle *cycle, mark_grey *grey)
             VEC_PUSH(*grey, task.object);
         }
     }
-    collect_counters(cycle);
 }
 
 /* What the concurrent marker's slot walk carries. */
@@ -619,17 +638,17 @@ static bool logged_reference_plausible(const void *object)
 {
     if (!object || ((uintptr_t)object & (CORRAL_GRANULE - 1)))
         return false;
-    uintptr_t offset = (uintptr_t)object - (uintptr_t)corral_heap.base;
-    if (offset < marking_limit) {
-        if (marking_concurrently && heap_is_newborn(object))
-            return false; /* allocated while marking: alive, nothing to mark */
+    switch (place_of(object)) {
+    case REF_HEAP: {
         const corral_type *headerless = region_headerless_type(object);
-        return !headerless ||
-               (offset & (HEAP_REGION_SIZE - 1)) % granule_round_up(headerless->size) == 0;
+        size_t in_region = (size_t)((uintptr_t)object & (HEAP_REGION_SIZE - 1));
+        return !headerless || in_region % granule_round_up(headerless->size) == 0;
     }
-    if (offset < (uintptr_t)(corral_heap.end - corral_heap.base))
+    case REF_LARGE:
+        return los_index_contains(&large_at_start, object);
+    default:
         return false; /* allocated while marking: alive, nothing to mark */
-    return los_index_contains(&large_at_start, object);
+    }
 }
 
 void mark_grey_logged(void *object, void *context)
@@ -653,11 +672,7 @@ static void mark_logged_from_stw(void *object, void *context)
 void mark_young_finish_from_stw(gc_cycle *cycle, const mark_grey *grey,
                                 const mark_totals *concurrent)
 {
-#ifdef CORRAL_DEBUG_CHECKS
-    los_index_build_from_stw(&large_objects);
-#endif
-    reset_counters();
-    gc_work_queues_reset(&queues, gc_workers_active());
+    begin_marking_from_stw();
     for (size_t i = 0; i < grey->count; i++)
         gc_work_queues_push(&queues, 0, (gc_task){grey->items[i], 0});
     cycle->satb_logged = satb_log_drain_from_stw(cycle->stop->threads, cycle->stop->thread_count,

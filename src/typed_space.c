@@ -35,11 +35,6 @@ typedef struct typed_space {
     size_t current;             /* regions before it have no free slot left this cycle */
 } typed_space;
 
-/* A concurrent minor collection marks: objects go only where none was
- * when it began (usable_while_marking). Writer: the collector, world
- * stopped; readers: allocators under alloc_lock. */
-static bool marking;
-
 /* Type -> typed_space *. Writers and readers: allocators under the heap's
  * alloc_lock, the collector with the world stopped (it holds alloc_lock). */
 static ptr_table spaces;
@@ -137,12 +132,20 @@ static void claim_region(typed_space *space, size_t region)
     VEC_PUSH(space->regions, ((region_cursor){(uint32_t)region, 0, true, 0}));
 }
 
-/* While marking, no object may go where one was when marking began: only
- * into regions that were empty then (and since), or given out meanwhile.
- * An empty region's first use makes its objects newborn. */
+/* Taken while a concurrent minor collection marked: its objects are young
+ * and unmarked, and its sweep leaves the region as it is. */
+static bool taken_while_marking(const region_cursor *cursor)
+{
+    return heap_is_newborn(heap_region_start(cursor->region));
+}
+
+/* While marking (heap_marking), no object may go where one was when
+ * marking began: only into regions that were empty then (and since), or
+ * given out meanwhile. An empty region's first use makes its objects
+ * newborn. */
 static bool usable_while_marking(region_cursor *cursor)
 {
-    if (heap_is_newborn(heap_region_start(cursor->region)))
+    if (taken_while_marking(cursor))
         return true;
     if (cursor->taken || cursor->changed || cursor->next_slot)
         return false;
@@ -160,7 +163,7 @@ char *typed_space_take_run(const corral_type *type, size_t slot_bytes, size_t ma
     typed_space *space = space_of(type, slot_bytes);
     for (; space->current < space->regions.count; space->current++) {
         region_cursor *cursor = &space->regions.items[space->current];
-        if (marking && !usable_while_marking(cursor))
+        if (heap_marking() && !usable_while_marking(cursor))
             continue;
         if (find_run(space, cursor, max_slots, &run, &slots))
             break;
@@ -310,21 +313,8 @@ static void sweep_regions(unsigned worker, size_t first, size_t end, void *conte
     }
 }
 
-/* Taken while a concurrent minor collection marked: its objects are young
- * and unmarked, and its sweep leaves the region as it is. */
-static bool taken_while_marking(const region_cursor *cursor)
-{
-    return heap_is_newborn(heap_region_start(cursor->region));
-}
-
-void typed_space_begin_marking_from_stw(void)
-{
-    marking = true;
-}
-
 typed_space_sweep typed_space_sweep_from_stw(bool minor, bool keep_young, bool poison)
 {
-    marking = false;
     jobs.count = 0;
     PTR_TABLE_FOR_EACH(entry, &spaces) {
         typed_space *space = (typed_space *)entry->value;

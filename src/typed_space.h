@@ -67,10 +67,6 @@ typedef struct typed_space_sweep {
  * while a concurrent collection marked (heap_is_newborn). Resets the
  * allocation cursors, past the regions found full, except those. */
 typed_space_sweep typed_space_sweep_from_stw(bool minor, bool keep_young, bool poison);
-/* A concurrent minor collection begins marking (young_marker.h): until its
- * sweep, objects go only into regions taken from now on or empty now, whose
- * objects are then newborn, and which that sweep leaves as they are. */
-void typed_space_begin_marking_from_stw(void);
 
 /* Before a generational major collection: no headerless object is aging. */
 void typed_space_forget_ages_from_stw(void);

@@ -13,13 +13,11 @@
 #include "fatal.h"
 #include "generation.h"
 #include "heap.h"
-#include "los.h"
 #include "mark.h"
 #include "remset.h"
 #include "satb_log.h"
 #include "stats.h"
 #include "thread.h"
-#include "typed_space.h"
 #include "workers.h"
 
 /* Set by young_marker_init before any thread attaches; read-only afterwards. */
@@ -94,7 +92,7 @@ static void start_marker(void)
                 strerror(error));
 }
 
-static void stop_marker(void)
+void young_marker_stop(void)
 {
     pthread_mutex_lock(&marker_lock);
     if (running) {
@@ -103,11 +101,6 @@ static void stop_marker(void)
         running = false;
     }
     pthread_mutex_unlock(&marker_lock);
-}
-
-void young_marker_stop(void)
-{
-    stop_marker();
 }
 
 /* fork: the child has no marker thread. One stopped before the fork (the
@@ -162,7 +155,7 @@ bool young_marker_pause_from_stw(void)
 {
     if (!atomic_load_explicit(&open, memory_order_relaxed))
         return false;
-    stop_marker();
+    young_marker_stop();
     /* The old space as before marking; the young memory marked and what
      * was allocated since are this collection's allocation again. */
     heap *h = &corral_heap;
@@ -187,8 +180,6 @@ void young_marker_begin_from_stw(gc_cycle *cycle)
     grey.count = 0;
     totals = (mark_totals){0, 0};
     mark_young_roots_from_stw(cycle, &grey);
-    typed_space_begin_marking_from_stw();
-    los_set_marking_from_stw(true);
     __atomic_store_n(&corral_barrier.satb_active, 1, __ATOMIC_RELAXED);
     atomic_store_explicit(&done, false, memory_order_relaxed);
     atomic_store_explicit(&open, true, memory_order_relaxed);
@@ -210,7 +201,6 @@ void young_marker_finish_marking_from_stw(gc_cycle *cycle)
 static void end_marking_from_stw(void)
 {
     heap_end_marking_from_stw();
-    los_set_marking_from_stw(false);
     mark_set_limit_from_stw(corral_heap.top, false);
     atomic_store_explicit(&done, false, memory_order_relaxed);
     atomic_store_explicit(&open, false, memory_order_relaxed);
