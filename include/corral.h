@@ -378,7 +378,7 @@ typedef struct corral_gc_info {
 double corral_gc_predicted_speedup(const corral_gc_info *info, unsigned workers, int brent);
 
 typedef struct corral_stats {
-    uint64_t collections;
+    uint64_t collections; /* a concurrent minor one counts once, at its end */
     uint64_t pause_total_ns, pause_max_ns;
     uint64_t mark_total_ns, compact_total_ns;
     uint64_t ttsp_max_ns;

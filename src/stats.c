@@ -83,7 +83,7 @@ void stats_record_cycle(const gc_cycle *cycle)
         info.phase_span_ns[phase] = cycle->phases[phase].span_ns;
     }
     pthread_mutex_lock(&stats_lock);
-    totals.collections++;
+    totals.collections += info.minor != 2; /* a concurrent one counts at its end */
     totals.pause_total_ns += info.pause_ns;
     if (info.pause_ns > totals.pause_max_ns)
         totals.pause_max_ns = info.pause_ns;
@@ -95,7 +95,7 @@ void stats_record_cycle(const gc_cycle *cycle)
     totals.heap_bytes = info.heap_after;
     totals.live_bytes = info.live_bytes;
     if (info.minor) {
-        totals.minor_collections += info.minor == 1; /* a concurrent one counts at its end */
+        totals.minor_collections += info.minor == 1;
         totals.minor_pause_total_ns += info.pause_ns;
         if (info.pause_ns > totals.minor_pause_max_ns)
             totals.minor_pause_max_ns = info.pause_ns;

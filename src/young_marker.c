@@ -28,15 +28,29 @@ static bool enabled;
  * orders it), and the fork child handler. Readers: anyone. */
 static _Atomic bool open;
 
-/* The marker thread's handle. marker_lock orders starting and stopping it
- * between the collector and a forking thread's handler; running: started
- * and not yet joined. */
+/* The marker thread: started at the first concurrent collection, parked
+ * between collections (a thread per collection cost tens of microseconds
+ * in every first pause).
+ *
+ *            start_marker (first pause)
+ *   ABSENT ─────────────────────────────> MARKING ──> (traced all, or
+ *     ^      PARKED ──────────────────────>  ^   │      stop_requested)
+ *     │        ^     start_marker            │   v
+ *     │        └─────────────────────────────┴── PARKED (broadcasts parked)
+ *     └── fork child (the thread is gone): ABSENT, torn if it was MARKING
+ *
+ * marker_lock guards marker_state and hands the grey set over: the collector
+ * fills it before setting MARKING, the marker gives it back by setting PARKED.
+ * Writers of marker_state: the collector (→ MARKING), the marker (→ PARKED),
+ * the fork child handler (→ ABSENT). */
+enum marker_state { MARKER_ABSENT, MARKER_PARKED, MARKER_MARKING };
 static pthread_mutex_t marker_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_t marker_thread;
-static bool running;
+static pthread_cond_t marker_wake = PTHREAD_COND_INITIALIZER;   /* → MARKING */
+static pthread_cond_t marker_parked = PTHREAD_COND_INITIALIZER; /* → PARKED */
+static enum marker_state marker_state;
 
-/* Set to ask the marker to return: writer, whoever holds marker_lock to
- * stop it; reader, the marker every few objects (relaxed: the join orders
+/* Set to ask the marker to park: writer, whoever holds marker_lock to stop
+ * it; reader, the marker every few objects (relaxed: marker_lock orders
  * everything after). */
 static _Atomic bool stop_requested;
 /* The marker traced everything it was given and every full log. Writer:
@@ -48,8 +62,8 @@ static _Atomic bool done;
 static bool torn_by_fork;
 
 /* The objects marked and not yet scanned, and what the marker scanned.
- * Owned by the marker while it runs, by the collector otherwise (handed
- * over by pthread_create and pthread_join). */
+ * Owned by the marker while MARKING, by the collector otherwise (handed
+ * over under marker_lock). */
 static mark_grey grey;
 static mark_totals totals;
 
@@ -61,30 +75,55 @@ static size_t marked_young_bytes;
 static size_t allocated_while_marking;
 static uint64_t marking_started_ns;
 
-static void *marker_main(void *unused)
+/* Traces until the grey set and the full logs are empty (done) or a stop
+ * is asked for. */
+static void trace_young(void)
 {
-    (void)unused;
-    pthread_setname_np(pthread_self(), "corral-ymark");
     for (;;) {
         if (!mark_trace_concurrently(&grey, &stop_requested, &totals))
-            return NULL;
+            return;
         satb_log_take_full(mark_grey_logged, &grey);
         if (!grey.count)
             break;
     }
     atomic_store_explicit(&done, true, memory_order_relaxed);
+}
+
+static void *marker_main(void *unused)
+{
+    (void)unused;
+    pthread_setname_np(pthread_self(), "corral-ymark");
+    pthread_mutex_lock(&marker_lock);
+    for (;;) {
+        while (marker_state != MARKER_MARKING)
+            pthread_cond_wait(&marker_wake, &marker_lock);
+        pthread_mutex_unlock(&marker_lock);
+        trace_young();
+        pthread_mutex_lock(&marker_lock);
+        marker_state = MARKER_PARKED;
+        pthread_cond_broadcast(&marker_parked);
+    }
     return NULL;
 }
 
 static void start_marker(void)
 {
+    int error = 0;
     pthread_mutex_lock(&marker_lock);
     atomic_store_explicit(&stop_requested, false, memory_order_relaxed);
-    sigset_t saved;
-    gc_block_async_signals(&saved);
-    int error = pthread_create(&marker_thread, NULL, marker_main, NULL);
-    pthread_sigmask(SIG_SETMASK, &saved, NULL);
-    running = error == 0;
+    if (marker_state == MARKER_ABSENT) {
+        sigset_t saved;
+        gc_block_async_signals(&saved);
+        pthread_t thread;
+        error = pthread_create(&thread, NULL, marker_main, NULL);
+        pthread_sigmask(SIG_SETMASK, &saved, NULL);
+        if (!error)
+            pthread_detach(thread); /* it parks for good at exit */
+    }
+    if (!error) {
+        marker_state = MARKER_MARKING;
+        pthread_cond_signal(&marker_wake);
+    }
     pthread_mutex_unlock(&marker_lock);
     if (error) /* the next collection, the second pause, marks it all */
         fprintf(stats_log_stream(), "corral: warning: cannot start the concurrent marker "
@@ -95,26 +134,28 @@ static void start_marker(void)
 void young_marker_stop(void)
 {
     pthread_mutex_lock(&marker_lock);
-    if (running) {
+    if (marker_state == MARKER_MARKING) {
         atomic_store_explicit(&stop_requested, true, memory_order_relaxed);
-        pthread_join(marker_thread, NULL);
-        running = false;
+        while (marker_state == MARKER_MARKING)
+            pthread_cond_wait(&marker_parked, &marker_lock);
     }
     pthread_mutex_unlock(&marker_lock);
 }
 
-/* fork: the child has no marker thread. One stopped before the fork (the
+/* fork: the child has no marker thread. One parked before the fork (the
  * prepare handler is young_marker_stop) leaves its grey set whole, and the
  * second pause finishes the marking; one that a collection started
  * meanwhile may have left it torn, and the next collection is major. */
 static void forget_marker_in_child(void)
 {
     pthread_mutex_init(&marker_lock, NULL);
-    if (running) {
-        running = false;
+    pthread_cond_init(&marker_wake, NULL);
+    pthread_cond_init(&marker_parked, NULL);
+    if (marker_state == MARKER_MARKING) {
         torn_by_fork = true;
         grey = (mark_grey){0};
     }
+    marker_state = MARKER_ABSENT;
 }
 
 static void install_fork_handlers(void)

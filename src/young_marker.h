@@ -63,7 +63,7 @@ bool young_marker_open(void);
 /* Whether the marker has finished and the mutators should ask for the
  * second pause (relaxed: a late answer only delays the pause). */
 bool young_marker_done(void);
-/* Stops the marker thread when it runs (corral_shutdown); an open
+/* Parks the marker thread when it marks (corral_shutdown, fork); an open
  * collection's second pause marks what it left. Any thread. */
 void young_marker_stop(void);
 /* A weak handle's target read while marking: logged, as an overwritten

@@ -90,6 +90,13 @@ static void moved_out_while_marking(void *arg)
     ok(atomic_load(&first_pauses) >= 3 && atomic_load(&whole_minors) >= 3,
        "concurrent minor collections ran (%d first pauses, %d second)",
        atomic_load(&first_pauses), atomic_load(&whole_minors));
+    corral_stats stats;
+    corral_get_stats(&stats);
+    ok(stats.minor_collections == (uint64_t)atomic_load(&whole_minors) &&
+           stats.collections - stats.minor_collections == (uint64_t)atomic_load(&majors),
+       "statistics count a concurrent collection once (%llu minor, %llu in all, %d major)",
+       (unsigned long long)stats.minor_collections, (unsigned long long)stats.collections,
+       atomic_load(&majors));
     corral_handle_scope_close(scope);
 }
 
