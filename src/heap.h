@@ -288,9 +288,9 @@ size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_b
  * memory (marking_fence, new_blocks above). That sweep leaves the memory
  * handed out meanwhile young, for the next minor collection, and ends it. */
 void heap_begin_marking_from_stw(void);
-/* While marking: an empty headerless region is given out again, so its
- * objects are newborn. The caller holds alloc_lock. */
-void heap_note_newborn_region_locked(size_t region);
+/* The first pause, after heap_begin_marking_from_stw: an empty headerless
+ * region becomes new memory (typed_space_begin_marking_from_stw). */
+void heap_note_newborn_region_from_stw(size_t region);
 /* Forgets that marking began (a major collection abandons it); the sweep
  * calls it itself. */
 void heap_end_marking_from_stw(void);

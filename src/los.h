@@ -23,9 +23,12 @@ typedef struct los_object {
     uint8_t verify_visited;    /* the verifier's visited set (verify.c), zero between uses */
     /* Allocated while a concurrent minor collection marks (young_marker.h):
      * alive by birth, so markers neither mark nor trace it. Written by
-     * los_alloc under the LOS lock before the object is published, cleared
-     * by the sweep that ends the collection; read by the markers through a
-     * reference to the object (relaxed: the object's publication orders it). */
+     * los_alloc under the LOS lock, cleared by the sweep that ends the
+     * collection; read with the world stopped (a stop orders it). The
+     * concurrent marker does not rely on it: nothing orders the write before
+     * its racy read of a slot that holds the object, so it takes a large
+     * object missing from its index of those alive at the first pause as
+     * newborn (mark.c). */
     _Atomic uint8_t newborn;
     uint8_t padding[5];
     /* the object follows, 16-byte aligned */

@@ -60,8 +60,9 @@ static unsigned worker_count;
  * order the write before their reads). Readers: the markers. */
 static uintptr_t marking_limit;
 static bool marking_concurrently; /* the limit is a concurrent collection's (same writer) */
-/* The large objects alive when concurrent marking began, which a logged
- * reference outside the heap must be (logged_reference_plausible). Same
+/* The large objects alive when concurrent marking began: a large object
+ * not among them was allocated since (mark_child), and a logged reference
+ * outside the heap must be one of them (logged_reference_plausible). Same
  * writer and readers as marking_limit. */
 static los_index large_at_start;
 
@@ -209,10 +210,13 @@ static inline void *mark_child(void *reference)
 #endif
         return NULL;
     case REF_LARGE:
+        /* Allocated since concurrent marking began: alive, not traced. Its
+         * newborn flag is not read here, as nothing orders the allocating
+         * thread's write of it before a marker's racy read of the slot. */
+        if (marking_concurrently && !los_index_contains(&large_at_start, reference))
+            return NULL;
 #ifdef CORRAL_DEBUG_CHECKS
-        /* A concurrent marker also meets large objects allocated after the index. */
-        if (!los_index_contains(&large_objects, reference) &&
-            !(marking_concurrently && los_is_newborn(reference)))
+        if (!los_index_contains(&large_objects, reference))
             bad_reference(reference);
 #endif
         if (!los_try_mark(reference))

@@ -132,25 +132,25 @@ static void claim_region(typed_space *space, size_t region)
     VEC_PUSH(space->regions, ((region_cursor){(uint32_t)region, 0, true, 0}));
 }
 
-/* Taken while a concurrent minor collection marked: its objects are young
- * and unmarked, and its sweep leaves the region as it is. */
+/* Taken while a concurrent minor collection marked, or empty when it began
+ * (typed_space_begin_marking_from_stw): its objects are young and unmarked,
+ * and its sweep leaves the region as it is. */
 static bool taken_while_marking(const region_cursor *cursor)
 {
     return heap_is_newborn(heap_region_start(cursor->region));
 }
 
-/* While marking (heap_marking), no object may go where one was when
- * marking began: only into regions that were empty then (and since), or
- * given out meanwhile. An empty region's first use makes its objects
- * newborn. */
-static bool usable_while_marking(region_cursor *cursor)
+void typed_space_begin_marking_from_stw(void)
 {
-    if (taken_while_marking(cursor))
-        return true;
-    if (cursor->taken || cursor->changed || cursor->next_slot)
-        return false;
-    heap_note_newborn_region_locked(cursor->region);
-    return true;
+    PTR_TABLE_FOR_EACH(entry, &spaces) {
+        const typed_space *space = (const typed_space *)entry->value;
+        /* Those before current have no free slot left this cycle. */
+        for (size_t i = space->current; i < space->regions.count; i++) {
+            const region_cursor *cursor = &space->regions.items[i];
+            if (!cursor->taken && !cursor->changed && !cursor->next_slot)
+                heap_note_newborn_region_from_stw(cursor->region);
+        }
+    }
 }
 
 char *typed_space_take_run(const corral_type *type, size_t slot_bytes, size_t max_bytes,
@@ -163,7 +163,9 @@ char *typed_space_take_run(const corral_type *type, size_t slot_bytes, size_t ma
     typed_space *space = space_of(type, slot_bytes);
     for (; space->current < space->regions.count; space->current++) {
         region_cursor *cursor = &space->regions.items[space->current];
-        if (heap_marking() && !usable_while_marking(cursor))
+        /* While marking, no object may go where one was when it began:
+         * only into regions empty then, or taken since. */
+        if (heap_marking() && !taken_while_marking(cursor))
             continue;
         if (find_run(space, cursor, max_slots, &run, &slots))
             break;

@@ -52,6 +52,14 @@ char *typed_space_take_run(const corral_type *type, size_t slot_bytes, size_t ma
  * given back (0 when they stay lost until the next collection). */
 size_t typed_space_give_back(const corral_type *type, char *cursor, char *limit);
 
+/* The first pause of a concurrent minor collection, after
+ * heap_begin_marking_from_stw: the regions that are empty become new
+ * memory (heap_is_newborn), where objects may go while it marks. Noted
+ * here, world stopped, rather than at their first use: a marker that meets
+ * an object there through a racy read of a slot must find its region new,
+ * and only the pause orders that on every processor. */
+void typed_space_begin_marking_from_stw(void);
+
 typedef struct typed_space_sweep {
     size_t young_bytes;    /* survivors kept young (aging) */
     size_t promoted_bytes; /* survivors that became old */

@@ -18,6 +18,7 @@
 #include "satb_log.h"
 #include "stats.h"
 #include "thread.h"
+#include "typed_space.h"
 #include "workers.h"
 
 /* Set by young_marker_init before any thread attaches; read-only afterwards. */
@@ -217,6 +218,7 @@ void young_marker_begin_from_stw(gc_cycle *cycle)
     h->live_after_gc += marked_young_bytes;
     remset_begin_minor_from_stw(generation_keeps_young());
     heap_begin_marking_from_stw(); /* resets the allocation budget */
+    typed_space_begin_marking_from_stw();
     mark_set_limit_from_stw(h->marking_fence, true);
     grey.count = 0;
     totals = (mark_totals){0, 0};

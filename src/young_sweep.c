@@ -82,8 +82,8 @@ static VEC(char *) swept_origins;
  * trimmed to whole blocks (empty when none), whose blocks are in
  * new_blocks; the last is the memory past the fence, not in new_blocks. */
 static VEC(heap_free_range) trimmed_free;
-/* Empty headerless regions given out while marking (their blocks are in
- * new_blocks too). Writers: allocators under alloc_lock; the collector. */
+/* Headerless regions empty when marking began (their blocks are in
+ * new_blocks too). Collector only, world stopped. */
 static VEC(size_t) newborn_regions;
 static VEC(heap_free_range) aging_spans; /* sorted, disjoint */
 static size_t aging_bytes;               /* bytes of the objects in them */
@@ -425,7 +425,7 @@ static void mark_new_blocks(char *start, char *end, bool set)
     }
 }
 
-void heap_note_newborn_region_locked(size_t region)
+void heap_note_newborn_region_from_stw(size_t region)
 {
     mark_new_blocks(heap_region_start(region), heap_region_start(region + 1), true);
     VEC_PUSH(newborn_regions, region);
