@@ -205,6 +205,26 @@ static void remove_unused_declaration(polls_pass *pass, const char *name)
                             ((function) = (pass)->managed_functions.items[index_], 1);     \
          index_++)
 
+/* Gives every statepoint but a gcroot one the id that says which barriers
+ * this module was built with (corral/abi.h). */
+static void label_statepoints(polls_pass *pass)
+{
+    uint64_t id = CORRAL_ABI_STATEPOINT_ID |
+                  (pass->options.write_barrier ? CORRAL_ABI_STATEPOINT_CARD_BARRIER : 0) |
+                  (pass->options.satb_barrier ? CORRAL_ABI_STATEPOINT_SATB_BARRIER : 0);
+    LLVMValueRef label = LLVMConstInt(LLVMInt64TypeInContext(pass->context), id, 0);
+    for (LLVMValueRef function = LLVMGetFirstFunction(pass->module); function;
+         function = LLVMGetNextFunction(function))
+        for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+             block = LLVMGetNextBasicBlock(block))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+                 inst = LLVMGetNextInstruction(inst))
+                if (is_call_site(inst) && is_gc_statepoint_function(called_function(inst)) &&
+                    LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 0)) !=
+                        CORRAL_ABI_GCROOT_STATEPOINT_ID)
+                    LLVMSetOperand(inst, 0, label);
+}
+
 /* Invalid input IR would crash LLVM's own passes (SROA, RS4GC, the
  * verifier on its output): reject it first, naming the problem. */
 static int verify_input(polls_pass *pass)
@@ -320,6 +340,7 @@ static void run_steps(polls_pass *pass)
     FOR_EACH_MANAGED(pass, function)
         check_nothing_live_across_setjmp(pass, function);
     save_dynamic_frame_cfas(pass);
+    label_statepoints(pass);
     verify_module(pass);
 }
 

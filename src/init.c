@@ -6,6 +6,7 @@
 
 #include "alloc_slow.h"
 #include "barrier.h"
+#include "code_check.h"
 #include "config.h"
 #include "entry.h"
 #include "fatal.h"
@@ -82,6 +83,10 @@ static int start_runtime(const corral_options *options)
     char error[512];
     if (stackmap_registry_add_linked(error, sizeof error) != 0) {
         corral_set_error("the stackmaps linked into this program are corrupt: %s", error);
+        return CORRAL_ERROR_STACKMAPS;
+    }
+    if (code_check_init(config->gc_generational, config->gc_concurrent, error, sizeof error)) {
+        corral_set_error("%s", error);
         return CORRAL_ERROR_STACKMAPS;
     }
     if (gc_workers_start(config->gc_threads) != 0)

@@ -89,6 +89,10 @@ static return_address_index *_Atomic registry_index;
  * conflict messages, acquire load; nodes are never freed. */
 static registered_table *_Atomic registry_tables;
 
+/* Run on each table before it is added. Writer and readers: registry
+ * writers, under registry_lock. */
+static stackmap_table_check_fn table_check;
+
 /* Writer: a registry writer under registry_lock (relaxed). Reader:
  * stackmap_registry_record_count (relaxed: a statistic). */
 static atomic_size_t registry_record_total;
@@ -356,13 +360,28 @@ int stackmap_registry_add(const uint8_t *bytes, size_t length, const char *origi
     CORRAL_DEBUG_ASSERT(stackmap_table_check(&node->table), "%s: parsed table fails its check",
                         origin);
     lock_registry();
-    int status = register_table_locked(node, error, error_size);
+    int status = table_check ? table_check(&node->table, origin_copy, error, error_size) : 0;
+    if (status == 0)
+        status = register_table_locked(node, error, error_size);
     unlock_registry();
     if (status != 0) {
         stackmap_table_release(&node->table);
         free(origin_copy);
         free(node);
     }
+    return status;
+}
+
+int stackmap_registry_set_check(stackmap_table_check_fn check, char *error, size_t error_size)
+{
+    int status = 0;
+    lock_registry();
+    table_check = check;
+    for (const registered_table *node =
+             atomic_load_explicit(&registry_tables, memory_order_relaxed);
+         check && node && status == 0; node = node->next)
+        status = check(&node->table, node->origin, error, error_size);
+    unlock_registry();
     return status;
 }
 

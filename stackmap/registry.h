@@ -30,6 +30,15 @@
  * from a MANAGED thread (corral_register_stackmaps goes UNMANAGED first). */
 int stackmap_registry_add(const uint8_t *bytes, size_t length, const char *origin,
                           char *error, size_t error_size);
+/* A check of a parsed table before it is added: 0, or -1 with what is wrong
+ * in error (the table is then not added). */
+typedef int (*stackmap_table_check_fn)(const stackmap_table *table, const char *origin,
+                                       char *error, size_t error_size);
+/* Runs check on every table added so far, then makes every later
+ * stackmap_registry_add run it too (NULL: no check). Returns 0, or -1 with
+ * the first failure's message; the check is installed either way. Any
+ * thread, like stackmap_registry_add. */
+int stackmap_registry_set_check(stackmap_table_check_fn check, char *error, size_t error_size);
 /* fork.c: held across fork() so the child never inherits a half-made index. */
 void stackmap_registry_lock_for_fork(void);
 void stackmap_registry_unlock_after_fork(void);

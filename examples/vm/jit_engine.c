@@ -52,6 +52,11 @@ static const jit_symbol jit_symbols[] = {
     {CORRAL_ABI_TO_MANAGED, (void *)corral_transition_to_managed, 0},
     {CORRAL_ABI_PIN_FOR_CALL, (void *)corral_pin_for_call, 1},
     {CORRAL_ABI_UNPIN_AFTER_CALL, (void *)corral_unpin_after_call, 1},
+    /* The write barriers' table and slow paths (corral/barrier.h). */
+    {CORRAL_ABI_BARRIER_TABLE, (void *)&corral_barrier, 0},
+    {CORRAL_ABI_BARRIER_OUTSIDE_HEAP, (void *)corral_write_barrier_outside_heap, 1},
+    {CORRAL_ABI_BARRIER_RANGE, (void *)corral_write_barrier_range, 1},
+    {CORRAL_ABI_SATB_LOG_RANGE, (void *)corral_satb_log_range, 1},
     {"corral_alloc_slow", (void *)corral_alloc_slow, 0},
     {"tiny_pair_type", (void *)&tiny_pair_type, 0},
     {"tiny_string_type", (void *)&tiny_string_type, 0},
@@ -195,6 +200,12 @@ static int make_safe_for_gc(LLVMModuleRef module, LLVMTargetMachineRef machine, 
     options.prepare_pipeline = "default<O2>";
     options.leaf_functions = leaf_names;
     options.leaf_function_count = leaf_count;
+    /* The barriers CORRAL_GC_GENERATIONAL=1 and CORRAL_GC_CONCURRENT=1 need,
+     * as corralc --satb-barrier gives: the runtime refuses code without them
+     * in those modes. Its only reference stores fill fresh pairs, so the
+     * pass elides both. */
+    options.write_barrier = 1;
+    options.satb_barrier = 1;
     corral_polls_result *result = NULL;
     int status = corral_polls_run(module, &options, &result);
     size_t used = 0;

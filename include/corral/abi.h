@@ -97,6 +97,15 @@
  * such frames and a minor collection refuses to run with them. */
 #define CORRAL_ABI_GCROOT_STATEPOINT_ID 0x67637274u /* "gcrt" */
 #define CORRAL_ABI_GCROOT_STATEPOINT_ID_TEXT "1734570612"
+/* The statepoint id of every other call site the pass rewrites: a tag, and
+ * in its low byte the barriers the code was built with, so that the runtime
+ * refuses code that lacks one its configuration needs (src/code_check.c):
+ * CORRAL_GC_GENERATIONAL=1 the card barrier, CORRAL_GC_CONCURRENT=1 the
+ * deletion barrier. (RS4GC's default id, 0xABCDEF00, says neither.) */
+#define CORRAL_ABI_STATEPOINT_ID 0x636f7200u /* "cor" */
+#define CORRAL_ABI_STATEPOINT_ID_TAG_MASK 0xffffff00u
+#define CORRAL_ABI_STATEPOINT_CARD_BARRIER 0x1u
+#define CORRAL_ABI_STATEPOINT_SATB_BARRIER 0x2u
 
 /* setjmp in managed code (polls/setjmp.c). Around each call of setjmp,
  * sigsetjmp or __builtin_setjmp, both gc-leaf:

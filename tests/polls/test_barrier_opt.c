@@ -6,6 +6,7 @@
  * before every overwrite of the heap (null stores, xchg, cmpxchg, memcpy,
  * memset included) but those into a fresh object, with the bytes it
  * overwrites; alone or with the card barrier; passed on by corralc. */
+#include "corral/abi.h"
 #include "ir_text.h"
 
 #define CARD_MARK "store atomic i8 1, ptr"
@@ -100,6 +101,19 @@ static int no_safepoint_between(const char *body, const char *first, const char 
     return !statepoint || statepoint > to;
 }
 
+/* Every statepoint call carries the id that says which barriers the module
+ * was built with (CORRAL_ABI_STATEPOINT_ID, corral/abi.h), which the runtime
+ * checks when the stackmaps are registered (src/code_check.c). */
+static void check_statepoint_ids(const char *ir, unsigned long barriers, const char *what)
+{
+    char labelled[64];
+    snprintf(labelled, sizeof labelled, "gc.statepoint.p0(i64 %lu,",
+             (unsigned long)CORRAL_ABI_STATEPOINT_ID | barriers);
+    int calls = count_of(ir, "gc.statepoint.p0(i64 ") - count_of(ir, "gc.statepoint.p0(i64 immarg");
+    ok(calls > 0 && count_of(ir, labelled) == calls, "%s: all %d statepoints have id %#lx", what,
+       calls, (unsigned long)CORRAL_ABI_STATEPOINT_ID | barriers);
+}
+
 static void test_barriers(void)
 {
     command_result result;
@@ -116,7 +130,7 @@ static void test_barriers(void)
        "the card is marked after the store");
     like_str(body, OUTSIDE_CALL "ptr addrspace(1) %o, ptr addrspace(1) %f)",
              "outside the heap: the slow path gets the object and the field");
-    ok(!strstr(body, "gc.statepoint.p0(i64 2882400000, i32 0, ptr elementtype(void (ptr addrspace(1), ptr addrspace(1))) @corral_write_barrier_outside_heap"),
+    ok(!strstr(body, "ptr elementtype(void (ptr addrspace(1), ptr addrspace(1))) @corral_write_barrier_outside_heap, i32"),
        "the slow path is no statepoint (gc-leaf)");
     free(body);
 
@@ -160,6 +174,7 @@ static void test_barriers(void)
     ok(!strstr(ir, "corral_satb_log_range") && !strstr(ir, SATB_ACTIVE_LOAD),
        "--write-barrier alone: no deletion barrier");
     ok(!strstr(result.output, "deletion barriers"), "and no deletion counts in the report");
+    check_statepoint_ids(ir, CORRAL_ABI_STATEPOINT_CARD_BARRIER, "--write-barrier");
     free(ir);
     command_result_free(&result);
 }
@@ -262,6 +277,7 @@ static void test_satb_barrier(void)
     ok(!strstr(ir, CARD_MARK) && !strstr(ir, "corral_write_barrier"),
        "--satb-barrier alone: no card barrier");
     ok(!strstr(result.output, "write barriers"), "and no card counts in the report");
+    check_statepoint_ids(ir, CORRAL_ABI_STATEPOINT_SATB_BARRIER, "--satb-barrier");
     check_satb_store_null(ir);
     check_satb_ranges_and_atomics(ir);
     check_satb_elision(ir, result.output);
@@ -292,6 +308,8 @@ static void test_both_barriers(void)
     is_int(elided, 1, "report: store_null 1 card barrier elided");
     is_int(reported_kind(result.output, "store_null", "deletion", &elided), 1,
            "report: store_null 1 deletion barrier too");
+    check_statepoint_ids(ir, CORRAL_ABI_STATEPOINT_CARD_BARRIER | CORRAL_ABI_STATEPOINT_SATB_BARRIER,
+                         "both barriers");
     free(ir);
     command_result_free(&result);
 }
@@ -328,6 +346,7 @@ static void test_off_by_default(void)
     ok(!strstr(result.output, "write barriers"), "and no barrier counts in the report");
     ok(ir && !strstr(ir, "corral_satb_log_range"), "without --satb-barrier: no deletion barrier");
     ok(!strstr(result.output, "deletion barriers"), "and no deletion counts in the report");
+    check_statepoint_ids(ir, 0, "no barrier option");
     free(ir);
     command_result_free(&result);
 }

@@ -226,14 +226,56 @@ static void deletion_barrier(void)
     free(good.output);
 }
 
+/* Code without a barrier the configuration needs is refused at start,
+ * naming a function and the option that builds it (src/code_check.c): the
+ * card barrier for CORRAL_GC_GENERATIONAL=1, the deletion barrier for
+ * CORRAL_GC_CONCURRENT=1. Without the setting, the same build runs. */
+static void refused(const char *program, const char *settings, const char *message,
+                    const char *what)
+{
+    run_result result = run_program(program, settings, 60);
+    if (!ok(!exited_ok(&result) && output_matches(result.output, message), "%s", what))
+        show_output(&result);
+    free(result.output);
+}
+
+static void barriers_checked_at_start(void)
+{
+    refused(UNLOGGED_PROGRAM, "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_CONCURRENT=1",
+            "corral: error: executable: function [^ ]+ \\([^)]*list_threads_unlogged\\) was "
+            "compiled without the deletion barrier that CORRAL_GC_CONCURRENT=1 needs "
+            "\\(statepoint id 0x636f7201\\): build it with corralc --satb-barrier",
+            "CORRAL_GC_CONCURRENT=1 refuses code built without --satb-barrier");
+    refused(UNCARDED_PROGRAM, "CORRAL_GC_GENERATIONAL=1",
+            "corral: error: executable: function [^ ]+ \\([^)]*list_threads_uncarded\\) was "
+            "compiled without the card-marking write barrier that CORRAL_GC_GENERATIONAL=1 "
+            "needs \\(statepoint id 0x636f7200\\): build it with corralc without "
+            "--no-write-barrier",
+            "CORRAL_GC_GENERATIONAL=1 refuses code built with --no-write-barrier");
+    run_result plain = run_program(UNCARDED_PROGRAM, "CORRAL_GC_GENERATIONAL=0", 120);
+    if (!ok(exited_ok(&plain) && strstr(plain.output, ": ok ("),
+            "the same build runs without generations"))
+        show_output(&plain);
+    free(plain.output);
+    run_result concurrent = run_program(THREADED_PROGRAM,
+                                        "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_CONCURRENT=1 "
+                                        "CORRAL_GC_STRESS=alloc:random:8 TORTURE_WORK=20",
+                                        120);
+    if (!ok(exited_ok(&concurrent) && strstr(concurrent.output, ": ok ("),
+            "code built with --satb-barrier runs with CORRAL_GC_CONCURRENT=1"))
+        show_output(&concurrent);
+    free(concurrent.output);
+}
+
 int main(void)
 {
-    plan(25 + 2 * 4 + 3 + 2);
+    plan(25 + 2 * 4 + 3 + 2 + 4);
     broken_program();
     replayed_schedule();
     stress_log_lines();
     configuration_error_once();
     quarantine();
     deletion_barrier();
+    barriers_checked_at_start();
     return done_testing();
 }
