@@ -177,6 +177,16 @@ static void configuration_error_once(void)
     free(bad.output);
 }
 
+/* A torture program run under settings ends with its ": ok (" line. */
+static void torture_passes(const char *program, const char *settings, double timeout,
+                           const char *what)
+{
+    run_result result = run_program(program, settings, timeout);
+    if (!ok(exited_ok(&result) && strstr(result.output, ": ok ("), "%s", what))
+        show_output(&result);
+    free(result.output);
+}
+
 static void quarantine(void)
 {
     free(quarantine_catches("managed, unregistered global", GLOBAL_PROGRAM, NULL, "move-all",
@@ -194,14 +204,10 @@ static void quarantine(void)
             show_output(&trees);
         free(trees.output);
     }
-    run_result threaded = run_program(THREADED_PROGRAM,
-                                      "CORRAL_GC_STRESS=quarantine,move-all,alloc:random:64 "
-                                      "CORRAL_GC_SEED=5 TORTURE_WORK=20",
-                                      240);
-    if (!ok(exited_ok(&threaded) && strstr(threaded.output, ": ok ("),
-            "list_threads passes under quarantine,move-all,alloc:random"))
-        show_output(&threaded);
-    free(threaded.output);
+    torture_passes(THREADED_PROGRAM,
+                   "CORRAL_GC_STRESS=quarantine,move-all,alloc:random:64 CORRAL_GC_SEED=5 "
+                   "TORTURE_WORK=20",
+                   240, "list_threads passes under quarantine,move-all,alloc:random");
 }
 
 /* CORRAL_GC_VERIFY=satb: list_threads built without corralc --satb-barrier
@@ -252,19 +258,12 @@ static void barriers_checked_at_start(void)
             "needs \\(statepoint id 0x636f7200\\): build it with corralc without "
             "--no-write-barrier",
             "CORRAL_GC_GENERATIONAL=1 refuses code built with --no-write-barrier");
-    run_result plain = run_program(UNCARDED_PROGRAM, "CORRAL_GC_GENERATIONAL=0", 120);
-    if (!ok(exited_ok(&plain) && strstr(plain.output, ": ok ("),
-            "the same build runs without generations"))
-        show_output(&plain);
-    free(plain.output);
-    run_result concurrent = run_program(THREADED_PROGRAM,
-                                        "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_CONCURRENT=1 "
-                                        "CORRAL_GC_STRESS=alloc:random:8 TORTURE_WORK=20",
-                                        120);
-    if (!ok(exited_ok(&concurrent) && strstr(concurrent.output, ": ok ("),
-            "code built with --satb-barrier runs with CORRAL_GC_CONCURRENT=1"))
-        show_output(&concurrent);
-    free(concurrent.output);
+    torture_passes(UNCARDED_PROGRAM, "CORRAL_GC_GENERATIONAL=0", 120,
+                   "the same build runs without generations");
+    torture_passes(THREADED_PROGRAM,
+                   "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_CONCURRENT=1 "
+                   "CORRAL_GC_STRESS=alloc:random:8 TORTURE_WORK=20",
+                   120, "code built with --satb-barrier runs with CORRAL_GC_CONCURRENT=1");
 }
 
 int main(void)
