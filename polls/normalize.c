@@ -94,6 +94,24 @@ void normalize_tag_offsets(polls_pass *pass)
         }
 }
 
+/* An undefined reference (undef or poison: a variable read before any
+ * store, as the incoming value of the paths that never set it) becomes
+ * null, which refines it. Left undefined, it is whatever a register held:
+ * harmless to RS4GC, which treats it as a constant, but not once the pass
+ * stores it or a base built from it into a root slot the collector reads
+ * (a phi of bases kept across setjmp, over the one dispatch block clang
+ * gives every computed goto of a function: tests/diff/findings/
+ * computed_goto_setjmp_base.c). */
+static void define_undefined_references(LLVMValueRef inst)
+{
+    int operands = LLVMGetNumOperands(inst);
+    for (int i = 0; i < operands; i++) {
+        LLVMValueRef operand = LLVMGetOperand(inst, i);
+        if (LLVMIsUndef(operand) && type_is_gc_pointer(LLVMTypeOf(operand)))
+            LLVMSetOperand(inst, (unsigned)i, LLVMConstNull(LLVMTypeOf(operand)));
+    }
+}
+
 void normalize_function(polls_pass *pass, LLVMValueRef function)
 {
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
@@ -101,6 +119,7 @@ void normalize_function(polls_pass *pass, LLVMValueRef function)
         LLVMValueRef inst = LLVMGetFirstInstruction(block);
         while (inst) {
             LLVMValueRef next = LLVMGetNextInstruction(inst);
+            define_undefined_references(inst);
             if (is_reference_from_raw_pointer(inst))
                 normalize_reference_cast(pass, inst);
             else if (is_reference_exchange(inst))

@@ -497,6 +497,18 @@ static void test_rewrites(void)
     free(compare_apart);
     free(ir);
 
+    /* A reference undefined on some paths (read before it is set) is null:
+     * the pass stores references and their bases into root slots around
+     * setjmp, and an undef there is whatever a register held. */
+    ir = opt_ok("", "setjmp_undef_phi.ll");
+    char *undefined = ir_function(ir, "set_in_loop");
+    ok(undefined && strstr(undefined, "%cur = phi ptr addrspace(1) [ null, %entry ]") &&
+           strstr(undefined, "%derived = phi ptr addrspace(1) [ null, %entry ]") &&
+           !strstr(undefined, "undef") && !strstr(undefined, "poison"),
+       "an undef or poison reference becomes null, so no root slot holds one");
+    free(undefined);
+    free(ir);
+
     /* Static helpers that take or return an interior reference are inlined,
      * even noinline (clang -O0 marks every function so). */
     ir = opt_ok("", "interior_helpers.ll");

@@ -1,18 +1,17 @@
-/* computed_goto_setjmp_base.c (known bug) — gen.py --seed 85130 --with
+/* computed_goto_setjmp_base.c — gen.py --seed 85130 --with
  * asm,chain,computed-goto,cut,derived-select,indirect-call,many-args,pair,
  * pointer-loop,setjmp,slot-helpers, unreduced. Found by scripts/difftest in
  * concurrent generational mode on 2026-11-27, and failing in every mode, at
  * every level, under the default polls,poison: "marking found a reference
  * 0x26d that is neither in the heap nor a large object", or with
  * CORRAL_GC_VERIFY=before "stack slot of a stopped thread ... holds 0x2bd".
- * At -O0 the slot is f4's [RBP - 0x50], a root at the poll of the first
- * computed-goto dispatch after a call (`goto *ops1[*pc1++]` after
- * diff_garbage), written only at entry (null) and in the block that ends in
- * the indirect branch, where it holds the base of a derived reference kept
- * as base + offset (`sub base, derived` just before). f4 also has two setjmp
- * calls (polls/setjmp.c keeps references across them) and derived
- * references to w0 and o1 (d0, d1) live across all of it. Open: not reduced
- * further, not fixed. */
+ * clang gives every computed goto of a function one dispatch block, whose
+ * phis take undef from the gotos of the other interpreters (cur2 is unset
+ * while the first one runs). f4 calls setjmp, so the pass keeps its
+ * references and the bases of derived ones in root slots; it built a phi
+ * of bases with an undef incoming value and stored it there, and the
+ * collector read what a register held. Fixed in polls/normalize.c: an
+ * undef or poison reference is null (tests/polls/ir/setjmp_undef_phi.ll). */
 /* generated: tests/diff/gen.py --seed 85130 --with=asm,chain,computed-goto,cut,derived-select,indirect-call,many-args,pair,pointer-loop,setjmp,slot-helpers */
 #define DIFF_WITH_ASM 1
 #define DIFF_WITH_CHAIN 1
