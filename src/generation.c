@@ -71,7 +71,10 @@ static size_t nursery_bytes(void)
 {
     if (nursery_fixed)
         return nursery_fixed;
-    size_t old_space = corral_heap.live_after_gc;
+    /* While marking, live_after_gc holds the young memory being marked too
+     * (counted, the log's nursery doubled at every first pause). */
+    size_t old_space = young_marker_open() ? young_marker_old_space_bytes()
+                                           : corral_heap.live_after_gc;
     size_t auto_bytes = old_space < nursery_least  ? nursery_least
                         : old_space < nursery_most ? old_space
                                                    : nursery_most;

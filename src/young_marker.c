@@ -68,9 +68,12 @@ static bool torn_by_fork;
 static mark_grey grey;
 static mark_totals totals;
 
-/* Collector only, world stopped: the old space's size before marking (the
- * memory being marked counts as live while it runs), the young bytes being
- * marked, what was allocated since marking began, and when it began. */
+/* Written by the collector, world stopped: the old space's size before
+ * marking (the memory being marked counts as live while it runs), the young
+ * bytes being marked, what was allocated since marking began, and when it
+ * began. Read by the collector, and old_space_before by mutators on the
+ * allocation slow path while a collection is open (the world's restart
+ * orders the write first). */
 static size_t old_space_before;
 static size_t marked_young_bytes;
 static size_t allocated_while_marking;
@@ -230,6 +233,11 @@ void young_marker_begin_from_stw(gc_cycle *cycle)
     cycle->live_bytes = h->live_after_gc;
     marking_started_ns = monotonic_ns();
     start_marker();
+}
+
+size_t young_marker_old_space_bytes(void)
+{
+    return old_space_before;
 }
 
 void young_marker_finish_marking_from_stw(gc_cycle *cycle)

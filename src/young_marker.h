@@ -34,6 +34,7 @@
 #define CORRAL_YOUNG_MARKER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "gc.h"
 
@@ -50,6 +51,8 @@ bool young_marker_pause_from_stw(void);
 bool young_marker_needs_major(void);
 /* The first pause of a minor collection: after the stack walk. */
 void young_marker_begin_from_stw(gc_cycle *cycle);
+/* While a collection is open: the old space as it was before marking. */
+size_t young_marker_old_space_bytes(void);
 /* The second pause, before the minor sweep: marks what is left. */
 void young_marker_finish_marking_from_stw(gc_cycle *cycle);
 /* The second pause, after the minor sweep: memory handed out while marking
