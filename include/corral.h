@@ -257,6 +257,11 @@ int corral_thread_create(void *thread_id /* pthread_t * */, void *(*start)(void 
  * of a direct pthread_create whose start routine the module defines. */
 int corral_pthread_create(void *thread_id /* pthread_t * */, const void *attr /* pthread_attr_t * */,
                           void *(*start)(void *), void *arg);
+/* C11's thrd_create for a start routine of managed code: corral-opt calls it
+ * in place of a direct thrd_create whose start routine the module defines,
+ * with start an adapter that returns the routine's int result as thrd_join
+ * reads it back. Returns thrd_success, thrd_nomem or thrd_error. */
+int corral_thrd_create(void *thread_id /* thrd_t * */, void *(*start)(void *), void *arg);
 
 /* MANAGED -> UNMANAGED for plain C code about to block or run long. */
 void corral_enter_unmanaged(void);

@@ -16,13 +16,15 @@
  * that calls corral_transition_to_managed before the exception unwinds into
  * managed code (a thread must never run managed code while UNMANAGED).
  *
- * pthread_create with a start routine of this module (managed code) would run
- * it on a thread the runtime never attached: such a call becomes a call of
- * corral_pthread_create, which attaches the new thread around it, unless the
- * routine calls corral_thread_attach itself.
+ * pthread_create or C11 thrd_create with a start routine of this module
+ * (managed code) would run it on a thread the runtime never attached: such a
+ * call becomes a call of corral_pthread_create or corral_thrd_create, which
+ * attach the new thread around it, unless the routine calls
+ * corral_thread_attach itself.
  */
 #include "pass.h"
 #include "target.h"
+#include "util.h"
 
 #include "corral/abi.h"
 
@@ -281,28 +283,112 @@ static int attaches_itself(LLVMValueRef function)
     return 0;
 }
 
+/* A C library function that starts a thread on a start routine, and the
+ * runtime's function with the same arguments and result that attaches the
+ * new thread first (include/corral.h). */
+typedef struct thread_starter {
+    const char *name;
+    unsigned arg_count;
+    unsigned start_arg;      /* which argument is the start routine */
+    const char *replacement;
+    int start_returns_int;   /* C11's thrd_start_t: int (*)(void *) */
+    const char *advice;      /* for a start routine chosen at run time */
+} thread_starter;
+
+static const thread_starter thread_starters[] = {
+    {"pthread_create", 4, 2, "corral_pthread_create", 0,
+     "call corral_pthread_create (the same arguments and result)"},
+    {"thrd_create", 3, 1, "corral_thrd_create", 1,
+     "start it with corral_thread_create (a routine returning void *)"},
+};
+
+/* corral_call_managed runs void *(*)(void *): a thrd_start_t routine runs
+ * through an adapter of this module, managed code like the routine, that
+ * returns its int result as thrd_join reads it back (glibc: the int widened
+ * to a pointer). NULL when the routine's type is not int (void *). */
+static LLVMValueRef int_start_adapter(polls_pass *pass, LLVMValueRef start, LLVMValueRef call)
+{
+    LLVMContextRef context = pass->context;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+    LLVMTypeRef start_type = LLVMGlobalGetValueType(start);
+    if (LLVMGetReturnType(start_type) != i32 || LLVMCountParamTypes(start_type) > 1) {
+        pass_warning(pass, LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), call,
+                     "thrd_create's start routine %s does not have the type int (void *): the "
+                     "call is left as written, and the new thread is not attached",
+                     LLVMGetValueName(start));
+        return NULL;
+    }
+    char *name = xasprintf("corral.thrd_start.%s", LLVMGetValueName(start));
+    LLVMValueRef adapter = LLVMGetNamedFunction(pass->module, name);
+    if (!adapter) {
+        LLVMTypeRef adapter_type = LLVMFunctionType(ptr, &ptr, 1, 0);
+        adapter = LLVMAddFunction(pass->module, name, adapter_type);
+        LLVMSetLinkage(adapter, LLVMInternalLinkage);
+        LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(context, adapter, "entry");
+        LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
+        LLVMPositionBuilderAtEnd(builder, entry);
+        LLVMValueRef arg = LLVMGetParam(adapter, 0);
+        LLVMTypeRef call_type = LLVMFunctionType(i32, &ptr, 1, 0);
+        LLVMValueRef result = LLVMBuildCall2(builder, call_type, start, &arg, 1, "result");
+        LLVMValueRef wide = LLVMBuildSExt(builder, result, LLVMInt64TypeInContext(context), "");
+        LLVMBuildRet(builder, LLVMBuildIntToPtr(builder, wide, ptr, "exit_value"));
+        LLVMDisposeBuilder(builder);
+    }
+    free(name);
+    return adapter;
+}
+
+/* A call of starter: redirected to the runtime when its start routine is
+ * defined here and does not attach itself; a warning when the routine is
+ * chosen at run time (a helper's parameter), which the pass cannot judge. */
+static void start_thread_through_runtime(polls_pass *pass, const thread_starter *starter,
+                                         LLVMValueRef creator, LLVMValueRef call,
+                                         LLVMValueRef *replacement)
+{
+    LLVMValueRef start_operand = LLVMGetOperand(call, starter->start_arg);
+    LLVMValueRef start = function_named_by(start_operand);
+    if (!start) {
+        if (!LLVMIsAConstantPointerNull(start_operand))
+            pass_warning(pass, LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), call,
+                         "%s with a start routine chosen at run time: corral-opt cannot tell "
+                         "whether it is managed code; if it is, %s, which attaches the new "
+                         "thread",
+                         starter->name, starter->advice);
+        return;
+    }
+    if (LLVMIsDeclaration(start) || attaches_itself(start))
+        return; /* C elsewhere, or attached by itself: as written */
+    if (starter->start_returns_int) {
+        LLVMValueRef adapter = int_start_adapter(pass, start, call);
+        if (!adapter)
+            return;
+        LLVMSetOperand(call, starter->start_arg, adapter);
+    }
+    if (!*replacement) {
+        *replacement = LLVMGetNamedFunction(pass->module, starter->replacement);
+        if (!*replacement)
+            *replacement = LLVMAddFunction(pass->module, starter->replacement,
+                                           LLVMGlobalGetValueType(creator));
+    }
+    LLVMSetOperand(call, LLVMGetNumOperands(call) - 1, *replacement);
+}
+
 void start_managed_threads_through_runtime(polls_pass *pass)
 {
-    LLVMValueRef create = LLVMGetNamedFunction(pass->module, "pthread_create");
-    if (!create || !LLVMIsDeclaration(create))
-        return;
-    LLVMValueRef replacement = NULL;
-    LLVMUseRef use = LLVMGetFirstUse(create);
-    while (use) {
-        LLVMValueRef call = LLVMGetUser(use);
-        use = LLVMGetNextUse(use);
-        if (!is_call_site(call) || called_function(call) != create ||
-            LLVMGetNumArgOperands(call) != 4)
+    for (size_t i = 0; i < sizeof thread_starters / sizeof thread_starters[0]; i++) {
+        const thread_starter *starter = &thread_starters[i];
+        LLVMValueRef creator = LLVMGetNamedFunction(pass->module, starter->name);
+        if (!creator || !LLVMIsDeclaration(creator))
             continue;
-        LLVMValueRef start = function_named_by(LLVMGetOperand(call, 2));
-        if (!start || LLVMIsDeclaration(start) || attaches_itself(start))
-            continue; /* C elsewhere, a pointer chosen at run time, or attached: as written */
-        if (!replacement) {
-            replacement = LLVMGetNamedFunction(pass->module, "corral_pthread_create");
-            if (!replacement)
-                replacement = LLVMAddFunction(pass->module, "corral_pthread_create",
-                                              LLVMGlobalGetValueType(create));
+        LLVMValueRef replacement = NULL;
+        LLVMUseRef use = LLVMGetFirstUse(creator);
+        while (use) {
+            LLVMValueRef call = LLVMGetUser(use);
+            use = LLVMGetNextUse(use);
+            if (is_call_site(call) && called_function(call) == creator &&
+                LLVMGetNumArgOperands(call) == starter->arg_count)
+                start_thread_through_runtime(pass, starter, creator, call, &replacement);
         }
-        LLVMSetOperand(call, LLVMGetNumOperands(call) - 1, replacement);
     }
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "coordinator.h"
 #include "entry.h"
@@ -269,4 +270,12 @@ int corral_thread_create(void *thread_id, void *(*start)(void *), void *arg)
 int corral_pthread_create(void *thread_id, const void *attr, void *(*start)(void *), void *arg)
 {
     return create_managed_thread(thread_id, attr, start, arg);
+}
+
+int corral_thrd_create(void *thread_id, void *(*start)(void *), void *arg)
+{
+    /* glibc's thrd_t is a pthread_t, and thrd_join a pthread_join. */
+    _Static_assert(sizeof(thrd_t) == sizeof(pthread_t), "thrd_t is a pthread_t");
+    int error = create_managed_thread(thread_id, NULL, start, arg);
+    return error == 0 ? thrd_success : error == ENOMEM ? thrd_nomem : thrd_error;
 }

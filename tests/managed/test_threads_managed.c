@@ -6,6 +6,7 @@
 #include <corral.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <threads.h>
 
 #include "corral_test.h"
 #include "spinner.h"
@@ -88,6 +89,44 @@ static void mutators_case(void *arg)
        atomic_load(&progress));
     ok(collections >= WANTED_COLLECTIONS, "%llu collections in %.1f s (%.1f ms each)",
        (unsigned long long)collections, elapsed, elapsed * 1e3 / (double)collections);
+}
+
+/* ------------------------------------------------------------ C11 threads */
+
+/* A thrd_start_t routine: corral-opt starts it through corral_thrd_create,
+ * whose adapter hands its int result to thrd_join. */
+static int counted_tree_worker(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+    noderef keep = make_tree(10);
+    for (int round = 0; round < 60; round++) {
+        noderef churn = make_tree(8);
+        if (checksum(churn) != expected_checksum(8))
+            return -1;
+    }
+    return checksum(keep) == expected_checksum(10) ? 1000 + id : -2;
+}
+
+static void c11_threads_case(void *unused)
+{
+    (void)unused;
+    test_start("CORRAL_HEAP_MIN=1M CORRAL_GC_THREADS=2 CORRAL_GC_STRESS=alloc:random:200,move-all,"
+               "poison",
+               true);
+    thrd_t threads[2];
+    for (int i = 0; i < 2; i++)
+        is_int(thrd_create(&threads[i], counted_tree_worker, (void *)(intptr_t)i), thrd_success,
+               "thrd_create of managed routine %d", i);
+    for (int i = 0; i < 2; i++) { /* thrd_join is C: corral-opt wraps it in a transition */
+        int result = 0;
+        is_int(thrd_join(threads[i], &result), thrd_success, "thrd_join %d", i);
+        is_int(result, 1000 + i, "routine %d's trees survived moving collections, and its int "
+                                 "reached thrd_join", i);
+    }
+    corral_stats stats;
+    corral_get_stats(&stats);
+    ok(stats.collections > 10, "%llu collections while they ran",
+       (unsigned long long)stats.collections);
 }
 
 /* ----------------------------------------------------------- coexistence */
@@ -265,10 +304,11 @@ static void ttsp_case(void *arg)
 
 int main(void)
 {
-    plan(7);
+    plan(8);
     tap_subtest("1 managed mutator, GCs every 3 ms", 60, mutators_case, (void *)1);
     tap_subtest("2 managed mutators, started by plain pthread_create", 60, mutators_case,
                 (void *)2);
+    tap_subtest("2 managed mutators started by C11 thrd_create", 60, c11_threads_case, NULL);
     tap_subtest("4 managed mutators", 90, mutators_case, (void *)4);
     tap_subtest("8 managed mutators", 120, mutators_case, (void *)8);
     tap_subtest("spinner, blocked reader, callback chain, churn: 10^4 stop/resume cycles", 240,
