@@ -396,6 +396,12 @@ typedef struct corral_stats {
     uint64_t minor_collections;
     uint64_t minor_pause_total_ns, minor_pause_max_ns;
     uint64_t promoted_bytes;
+    /* CORRAL_GC_CONCURRENT=1: allocations that reached their limit while
+     * the marker marked and marked beside it until it was done (that
+     * thread alone waited: not a pause), their time and what they marked. */
+    uint64_t marking_assists;
+    uint64_t assist_total_ns, assist_max_ns;
+    uint64_t assist_marked_bytes;
 } corral_stats;
 
 void corral_get_stats(corral_stats *out);

@@ -105,6 +105,8 @@ static bool collect_for_request(corral_thread *self, int attempt, size_t bytes,
         if (!room_left || attempt >= 2 + ALLOC_STARVED_RETRIES)
             return false;
     }
+    if (attempt == 0) /* concurrent marking: help it finish, so its second pause is short */
+        young_marker_assist(self);
     gc_collect(self, attempt == 0 ? first_cause : "alloc-retry",
                attempt == 0 ? GC_WANT_ANY : GC_WANT_MAJOR);
     return true;

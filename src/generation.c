@@ -48,7 +48,7 @@ static size_t nursery_for_goal = SIZE_MAX;
 #define NURSERY_MOST_PER_WORKER ((size_t)16 << 20)
 #define NURSERY_LEAST_PER_WORKER ((size_t)4 << 20)
 
-void generation_init(bool enable, size_t nursery_bytes, unsigned promote_after,
+void generation_init(bool enable, bool concurrent, size_t nursery_bytes, unsigned promote_after,
                      unsigned pause_goal_us, unsigned gc_workers)
 {
     enabled = enable;
@@ -60,6 +60,10 @@ void generation_init(bool enable, size_t nursery_bytes, unsigned promote_after,
     nursery_fixed = enable ? nursery_bytes : 0;
     nursery_least = enable ? NURSERY_LEAST_PER_WORKER * workers : 0;
     nursery_most = enable ? NURSERY_MOST_PER_WORKER * workers : 0;
+    /* Concurrent: the nursery being marked and the next one are both in
+     * use, so each is half as large for the same footprint. */
+    if (concurrent)
+        nursery_most /= 2;
 }
 
 /* The auto nursery is as large as the old space, within its bounds: young
@@ -131,7 +135,8 @@ bool generation_keeps_young(void)
 size_t generation_allocation_limit(size_t heap_limit)
 {
     /* While a concurrent minor collection marks, the nursery may overflow
-     * until the marker is done: its second pause is then short, and what
+     * up to the heap limit; a mutator that reaches it helps the marker
+     * finish (young_marker_assist), so the second pause is short, and what
      * was allocated meanwhile counts towards the next collection. */
     if (!enabled || young_marker_open())
         return heap_limit;

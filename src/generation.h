@@ -49,14 +49,15 @@ typedef enum gc_want {
 
 /* Called by corral_init once the configuration is loaded; pause_goal_us 0
  * leaves the auto nursery to the old space's size alone. */
-void generation_init(bool enabled, size_t nursery_bytes, unsigned promote_after,
-                     unsigned pause_goal_us, unsigned gc_workers);
+void generation_init(bool enabled, bool concurrent, size_t nursery_bytes,
+                     unsigned promote_after, unsigned pause_goal_us, unsigned gc_workers);
 bool generation_enabled(void);
 /* Whether a minor collection keeps its new survivors young for one more
  * (CORRAL_GC_PROMOTE_AFTER=2, "aging"). */
 bool generation_keeps_young(void);
 /* The allocation limit before the first collection of a request: the heap
- * limit, or the old space plus a nursery when that comes first. */
+ * limit, or the old space plus a nursery when that comes first (while a
+ * concurrent minor collection marks, the heap limit). */
 size_t generation_allocation_limit(size_t heap_limit);
 /* From the stopped world: whether this collection is a minor one. */
 bool generation_choose_minor_from_stw(gc_want want);

@@ -97,8 +97,8 @@ static int start_runtime(const corral_options *options)
     unsigned pause_goal_us = config->gc_pause_goal_us;
     if (config->gc_concurrent && !pause_goal_us && !config->gc_nursery)
         pause_goal_us = CONCURRENT_PAUSE_GOAL_US;
-    generation_init(config->gc_generational, config->gc_nursery, config->gc_promote_after,
-                    pause_goal_us, gc_workers_count());
+    generation_init(config->gc_generational, config->gc_concurrent, config->gc_nursery,
+                    config->gc_promote_after, pause_goal_us, gc_workers_count());
     young_marker_init(config->gc_concurrent);
     alloc_init(config->tlab_size, config->large_object_size, config->tlab_zero,
                config->stress_poison);

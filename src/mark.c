@@ -613,13 +613,17 @@ static void concurrent_hook_slot(void **slot, void *context)
 /* Objects scanned between two looks at the stop request. */
 enum { CONCURRENT_STOP_CHECK = 64 };
 
-bool mark_trace_concurrently(mark_grey *grey, const _Atomic bool *stop, mark_totals *totals)
+bool mark_trace_concurrently(mark_grey *grey, const _Atomic bool *stop, const _Atomic bool *yield,
+                             uint64_t budget, mark_totals *totals)
 {
     unsigned until_check = CONCURRENT_STOP_CHECK;
     while (grey->count) {
+        if (budget-- == 0)
+            return false;
         if (--until_check == 0) {
             until_check = CONCURRENT_STOP_CHECK;
-            if (atomic_load_explicit(stop, memory_order_relaxed))
+            if (atomic_load_explicit(stop, memory_order_relaxed) ||
+                (yield && atomic_load_explicit(yield, memory_order_relaxed)))
                 return false;
         }
         void *object = grey->items[--grey->count];

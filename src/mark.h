@@ -40,9 +40,12 @@ typedef struct mark_totals {
  * tracing; the objects marked are appended to grey. */
 void mark_young_roots_from_stw(gc_cycle *cycle, mark_grey *grey);
 /* Scans grey's objects, greying the children it marks, until grey is empty
- * (true) or *stop is set (false); totals counts what it scanned. Thread:
- * the concurrent marker, while the mutators run. */
-bool mark_trace_concurrently(mark_grey *grey, const _Atomic bool *stop, mark_totals *totals);
+ * (true), or *stop or *yield (NULL: none) is set, or budget objects were
+ * scanned (false); totals counts what it scanned. Threads: the concurrent
+ * marker and assisting mutators (young_marker.h), while the mutators run,
+ * each with a grey set of its own. */
+bool mark_trace_concurrently(mark_grey *grey, const _Atomic bool *stop, const _Atomic bool *yield,
+                             uint64_t budget, mark_totals *totals);
 /* Marks a reference the deletion barrier logged and greys it (context: the
  * mark_grey). Thread: the concurrent marker. */
 void mark_grey_logged(void *object, void *context);

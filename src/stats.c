@@ -14,8 +14,9 @@
 #include "symbolize.h"
 #include "workers.h"
 
-/* Totals. Writer: the collecting thread after each GC, under stats_lock.
- * Readers: corral_get_stats (any thread, under stats_lock). */
+/* Totals. Writers, under stats_lock: the collecting thread after each GC,
+ * an assisting mutator after its assist. Readers: corral_get_stats (any
+ * thread, under stats_lock). */
 static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
 static corral_stats totals;
 
@@ -106,6 +107,21 @@ void stats_record_cycle(const gc_cycle *cycle)
     pthread_mutex_unlock(&stats_lock);
     if (fn)
         fn(&info, context);
+}
+
+void stats_record_marking_assist(uint64_t ns, uint64_t bytes)
+{
+    pthread_mutex_lock(&stats_lock);
+    totals.marking_assists++;
+    totals.assist_total_ns += ns;
+    if (ns > totals.assist_max_ns)
+        totals.assist_max_ns = ns;
+    totals.assist_marked_bytes += bytes;
+    pthread_mutex_unlock(&stats_lock);
+    if (corral_runtime_config.log & CORRAL_LOG_GC)
+        fprintf(stats_log_stream(),
+                "corral: marking assist %.3fms, %.1fM marked beside the concurrent marker\n",
+                ms(ns), mib(bytes));
 }
 
 void stats_log_cycle(const gc_cycle *cycle)
@@ -207,4 +223,10 @@ void stats_print_summary(void)
                 " major, promoted %.1fM\n",
                 s.minor_collections, ms(s.minor_pause_total_ns), ms(s.minor_pause_max_ns),
                 s.collections - s.minor_collections, mib(s.promoted_bytes));
+    if (s.marking_assists)
+        fprintf(out,
+                "corral: stats: %" PRIu64 " marking assists (total %.2fms max %.2fms, %.1fM "
+                "marked)\n",
+                s.marking_assists, ms(s.assist_total_ns), ms(s.assist_max_ns),
+                mib(s.assist_marked_bytes));
 }

@@ -5,6 +5,7 @@
 #ifndef CORRAL_STATS_H
 #define CORRAL_STATS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "gc.h"
@@ -15,6 +16,9 @@ int stats_init(void);
 void stats_print_summary(void);
 /* After a collection, on the collecting thread: totals and the callback. */
 void stats_record_cycle(const gc_cycle *cycle);
+/* A mutator marked beside the concurrent marker for ns, marking bytes
+ * (young_marker_assist). */
+void stats_record_marking_assist(uint64_t ns, uint64_t bytes);
 /* The cycle's log lines, as CORRAL_LOG asks. */
 void stats_log_cycle(const gc_cycle *cycle);
 /* Where log lines go: CORRAL_LOG_FILE, else stderr. */

@@ -37,7 +37,7 @@ static _Atomic bool open;
  *   ABSENT ─────────────────────────────> MARKING ──> (traced all, or
  *     ^      PARKED ──────────────────────>  ^   │      stop_requested)
  *     │        ^     start_marker            │   v
- *     │        └─────────────────────────────┴── PARKED (broadcasts parked)
+ *     │        └─────────────────────────────┴── PARKED (broadcasts marker_event)
  *     └── fork child (the thread is gone): ABSENT, torn if it was MARKING
  *
  * marker_lock guards marker_state and hands the grey set over: the collector
@@ -46,17 +46,46 @@ static _Atomic bool open;
  * the fork child handler (→ ABSENT). */
 enum marker_state { MARKER_ABSENT, MARKER_PARKED, MARKER_MARKING };
 static pthread_mutex_t marker_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t marker_wake = PTHREAD_COND_INITIALIZER;   /* → MARKING */
-static pthread_cond_t marker_parked = PTHREAD_COND_INITIALIZER; /* → PARKED */
+static pthread_cond_t marker_wake = PTHREAD_COND_INITIALIZER; /* → MARKING */
+/* Broadcast, under marker_lock, on → PARKED, on every change of the shared
+ * pool or of the assisters below, and on a stop request: young_marker_stop,
+ * the marker and assisters wait on it for their own condition. */
+static pthread_cond_t marker_event = PTHREAD_COND_INITIALIZER;
 static enum marker_state marker_state;
 
-/* Set to ask the marker to park: writer, whoever holds marker_lock to stop
- * it; reader, the marker every few objects (relaxed: marker_lock orders
- * everything after). */
+/* Set to ask the marker and the assisters to stop: writer, whoever holds
+ * marker_lock to stop them; readers, they every few objects (relaxed:
+ * marker_lock orders everything after). */
 static _Atomic bool stop_requested;
-/* The marker traced everything it was given and every full log. Writer:
- * the marker (relaxed), cleared by the collector, world stopped. Readers:
- * mutators on the allocation slow path, who then ask for the second pause. */
+
+/* Mutator assists: a mutator whose allocation reached its limit while the
+ * marker marks (young_marker_assist) marks beside it rather than wait, so
+ * marking runs on two cores, as Go's mutator assists do:
+ *
+ *   assister: the pool empty: ask the marker to share (share_requested) and
+ *             wait; else take ASSIST_TAKE objects, trace at most
+ *             ASSIST_BUDGET, give the rest back to the pool; again, until
+ *             the marking is done or stopped.
+ *   marker:   share_requested: half its grey set into the pool. Its own set
+ *             empty: take the pool; none, while an assister holds objects:
+ *             wait for them; none held: the full logs; nothing anywhere: done.
+ *
+ * Guarded by marker_lock: pool, holders (assisters holding objects taken
+ * from the pool), assisters (inside young_marker_assist) and
+ * assisted_totals (what they scanned, merged into totals once they are out).
+ * share_requested: set by an assister and cleared by the marker under
+ * marker_lock; the marker polls it (relaxed) while tracing. */
+static mark_grey pool;
+static unsigned holders, assisters;
+static mark_totals assisted_totals;
+static _Atomic bool share_requested;
+/* Objects an assister takes from the pool at a time, and scans before it
+ * gives the rest back (so the marker, waiting for holders, is not idle long). */
+enum { ASSIST_TAKE = 256, ASSIST_BUDGET = 4096 };
+/* The marker traced everything it was given, the pool, what assisters held
+ * and every full log. Writer: the marker (relaxed, under marker_lock),
+ * cleared by the collector, world stopped. Readers: mutators on the
+ * allocation slow path, who then ask for the second pause, and assisters. */
 static _Atomic bool done;
 /* The marking state did not survive a fork into this child. Written by the
  * child handler, cleared by the collector (world stopped). */
@@ -79,18 +108,74 @@ static size_t marked_young_bytes;
 static size_t allocated_while_marking;
 static uint64_t marking_started_ns;
 
-/* Traces until the grey set and the full logs are empty (done) or a stop
- * is asked for. */
+static bool stopping(void)
+{
+    return atomic_load_explicit(&stop_requested, memory_order_relaxed);
+}
+
+/* Moves up to count objects from the end of from to to. */
+static void move_grey(mark_grey *to, mark_grey *from, size_t count)
+{
+    if (count > from->count)
+        count = from->count;
+    VEC_RESERVE(*to, to->count + count);
+    for (size_t i = 0; i < count; i++)
+        to->items[to->count++] = from->items[--from->count];
+}
+
+/* The marker, asked to share: half its grey set into the pool. */
+static void share_grey(void)
+{
+    pthread_mutex_lock(&marker_lock);
+    move_grey(&pool, &grey, grey.count / 2);
+    atomic_store_explicit(&share_requested, false, memory_order_relaxed);
+    pthread_cond_broadcast(&marker_event);
+    pthread_mutex_unlock(&marker_lock);
+}
+
+/* The marker, its grey set empty: takes the pool, waiting while assisters
+ * hold objects; false when nothing is left to take (or a stop is asked). */
+static bool take_pool(void)
+{
+    pthread_mutex_lock(&marker_lock);
+    while (!pool.count && holders && !stopping())
+        pthread_cond_wait(&marker_event, &marker_lock);
+    move_grey(&grey, &pool, pool.count);
+    pthread_mutex_unlock(&marker_lock);
+    return grey.count != 0;
+}
+
+/* Whether the marking is done: nothing in the pool or held, under the lock
+ * (sets done, and wakes the assisters waiting for work). */
+static bool finish_if_nothing_left(void)
+{
+    pthread_mutex_lock(&marker_lock);
+    bool finished = !pool.count && !holders && !stopping();
+    if (finished) {
+        atomic_store_explicit(&done, true, memory_order_relaxed);
+        pthread_cond_broadcast(&marker_event);
+    }
+    pthread_mutex_unlock(&marker_lock);
+    return finished;
+}
+
+/* Traces until the grey set, the pool, the assisters' objects and the full
+ * logs are empty (done) or a stop is asked for. */
 static void trace_young(void)
 {
-    for (;;) {
-        if (!mark_trace_concurrently(&grey, &stop_requested, &totals))
-            return;
+    while (!stopping()) {
+        if (!mark_trace_concurrently(&grey, &stop_requested, &share_requested, UINT64_MAX,
+                                     &totals)) {
+            if (!stopping())
+                share_grey();
+            continue;
+        }
+        if (take_pool())
+            continue;
         satb_log_take_full(mark_grey_logged, &grey);
-        if (!grey.count)
-            break;
+        if (!grey.count && finish_if_nothing_left())
+            return;
     }
-    atomic_store_explicit(&done, true, memory_order_relaxed);
 }
 
 static void *marker_main(void *unused)
@@ -105,7 +190,7 @@ static void *marker_main(void *unused)
         trace_young();
         pthread_mutex_lock(&marker_lock);
         marker_state = MARKER_PARKED;
-        pthread_cond_broadcast(&marker_parked);
+        pthread_cond_broadcast(&marker_event);
     }
     return NULL;
 }
@@ -115,6 +200,7 @@ static void start_marker(void)
     int error = 0;
     pthread_mutex_lock(&marker_lock);
     atomic_store_explicit(&stop_requested, false, memory_order_relaxed);
+    atomic_store_explicit(&share_requested, false, memory_order_relaxed);
     if (marker_state == MARKER_ABSENT) {
         sigset_t saved;
         gc_block_async_signals(&saved);
@@ -138,12 +224,63 @@ static void start_marker(void)
 void young_marker_stop(void)
 {
     pthread_mutex_lock(&marker_lock);
-    if (marker_state == MARKER_MARKING) {
+    if (marker_state == MARKER_MARKING || assisters) {
         atomic_store_explicit(&stop_requested, true, memory_order_relaxed);
-        while (marker_state == MARKER_MARKING)
-            pthread_cond_wait(&marker_parked, &marker_lock);
+        pthread_cond_broadcast(&marker_event);
+        while (marker_state == MARKER_MARKING || assisters)
+            pthread_cond_wait(&marker_event, &marker_lock);
+    }
+    /* The grey set is whole again for whoever finishes the marking. (Only
+     * when there is something to move: a fork's prepare handler may stop a
+     * marker that is already parked while the world is stopped.) */
+    if (pool.count)
+        move_grey(&grey, &pool, pool.count);
+    if (assisted_totals.objects) {
+        totals.objects += assisted_totals.objects;
+        totals.bytes += assisted_totals.bytes;
+        assisted_totals = (mark_totals){0, 0};
     }
     pthread_mutex_unlock(&marker_lock);
+}
+
+void young_marker_assist(corral_thread *self)
+{
+    if (!atomic_load_explicit(&open, memory_order_relaxed) ||
+        atomic_load_explicit(&done, memory_order_relaxed))
+        return;
+    uint64_t start = monotonic_ns();
+    self->parked_at_ns = start;
+    /* PARKED: a collection another thread asks for meanwhile stops us with
+     * the marker (young_marker_stop) and proceeds without us. */
+    thread_publish_stopped(self, THREAD_PARKED);
+    mark_grey mine = {0};
+    mark_totals scanned = {0, 0};
+    pthread_mutex_lock(&marker_lock);
+    assisters++;
+    while (marker_state == MARKER_MARKING && !stopping() &&
+           !atomic_load_explicit(&done, memory_order_relaxed)) {
+        if (!pool.count) {
+            atomic_store_explicit(&share_requested, true, memory_order_relaxed);
+            pthread_cond_wait(&marker_event, &marker_lock);
+            continue;
+        }
+        move_grey(&mine, &pool, ASSIST_TAKE);
+        holders++;
+        pthread_mutex_unlock(&marker_lock);
+        mark_trace_concurrently(&mine, &stop_requested, NULL, ASSIST_BUDGET, &scanned);
+        pthread_mutex_lock(&marker_lock);
+        move_grey(&pool, &mine, mine.count);
+        holders--;
+        pthread_cond_broadcast(&marker_event);
+    }
+    assisters--;
+    assisted_totals.objects += scanned.objects;
+    assisted_totals.bytes += scanned.bytes;
+    pthread_cond_broadcast(&marker_event);
+    pthread_mutex_unlock(&marker_lock);
+    VEC_FREE(mine);
+    thread_resume_managed(self);
+    stats_record_marking_assist(monotonic_ns() - start, scanned.bytes);
 }
 
 /* fork: the child has no marker thread. One parked before the fork (the
@@ -154,11 +291,15 @@ static void forget_marker_in_child(void)
 {
     pthread_mutex_init(&marker_lock, NULL);
     pthread_cond_init(&marker_wake, NULL);
-    pthread_cond_init(&marker_parked, NULL);
-    if (marker_state == MARKER_MARKING) {
-        torn_by_fork = true;
+    pthread_cond_init(&marker_event, NULL);
+    if (marker_state == MARKER_MARKING || assisters) {
+        torn_by_fork = true; /* objects were in threads the child does not have */
         grey = (mark_grey){0};
     }
+    pool = (mark_grey){0};
+    holders = assisters = 0;
+    assisted_totals = (mark_totals){0, 0};
+    atomic_store_explicit(&share_requested, false, memory_order_relaxed);
     marker_state = MARKER_ABSENT;
 }
 

@@ -6,7 +6,8 @@
  *            the deletion barrier on; memory handed out only where
  *            none was in use (heap_is_newborn) from now on
  *   IDLE ─────────────────────────────────────────────────────> MARKING
- *    ^                                                     (marker thread runs)
+ *    ^                                    (marker thread runs; mutators at the
+ *    │                                     heap limit assist it: young_marker_assist)
  *    │                                                            │ its grey objects and
  *    │                                                            │ the full deletion logs
  *    │                                                            v are all traced
@@ -38,6 +39,8 @@
 
 #include "gc.h"
 
+struct corral_thread;
+
 /* Called by corral_init once the configuration is loaded. */
 void young_marker_init(bool enabled);
 bool young_marker_enabled(void);
@@ -53,6 +56,13 @@ bool young_marker_needs_major(void);
 void young_marker_begin_from_stw(gc_cycle *cycle);
 /* While a collection is open: the old space as it was before marking. */
 size_t young_marker_old_space_bytes(void);
+/* A mutator whose allocation reached its limit while the marker marks:
+ * marks beside it, PARKED, until the marking is done or stopped, rather
+ * than have the second pause mark the rest with the world stopped (counted
+ * in corral_stats as a marking assist). Returns at once when no marking
+ * runs. self: attached and MANAGED, its anchor recorded (the allocation
+ * slow path). */
+void young_marker_assist(struct corral_thread *self);
 /* The second pause, before the minor sweep: marks what is left. */
 void young_marker_finish_marking_from_stw(gc_cycle *cycle);
 /* The second pause, after the minor sweep: memory handed out while marking

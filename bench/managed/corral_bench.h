@@ -54,10 +54,15 @@ static BENCH_UNUSED long corral_bench_gc_count(char *extra, size_t size, const c
     char minor[128] = "";
     if (corral_minor_pauses.count > 0)
         bench_pauses_keys(minor, sizeof minor, "minor", &corral_minor_pauses);
-    snprintf(extra, size, "ttsp_max_ms=%.3f heap_bytes=%llu bytes_moved=%llu%s%s%s%s",
+    char assists[96] = ""; /* not pauses: the allocating thread alone marked */
+    if (stats.marking_assists)
+        snprintf(assists, sizeof assists, " assist_count=%llu assist_total_ms=%.3f assist_max_ms=%.3f",
+                 (unsigned long long)stats.marking_assists, (double)stats.assist_total_ns / 1e6,
+                 (double)stats.assist_max_ns / 1e6);
+    snprintf(extra, size, "ttsp_max_ms=%.3f heap_bytes=%llu bytes_moved=%llu%s%s%s%s%s",
              (double)stats.ttsp_max_ns / 1e6, (unsigned long long)stats.heap_bytes,
              (unsigned long long)stats.bytes_moved, more && *more ? " " : "", more ? more : "", *minor ? " " : "",
-             minor);
+             minor, assists);
     return (long)stats.collections;
 }
 

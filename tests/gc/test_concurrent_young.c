@@ -153,6 +153,57 @@ static void threads_rewire_while_marking(void *arg)
     corral_global_root_remove(&shared_array);
 }
 
+/* Mutators that allocate faster than the marker marks reach the heap limit
+ * while it marks, and mark beside it (young_marker_assist): several at once
+ * share its grey objects through the pool, and a collection another thread
+ * asks for meanwhile stops them with the marker. Each keeps young trees
+ * that every collection must mark, and checks one a lap later. */
+enum { ASSISTERS = 4, ASSIST_SLOTS = 32, ASSIST_ROUNDS = 400 };
+static atomic_long assist_broken;
+
+static void *fill_while_marking(void *arg)
+{
+    (void)arg;
+    if (corral_thread_attach() != 0)
+        bail_out("attach: %s", corral_last_error());
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle keep = corral_handle_new(corral_alloc_array(&ref_array_type, ASSIST_SLOTS));
+    for (int round = 0; round < ASSIST_ROUNDS; round++) {
+        node *tree = make_tree(9); /* before *keep is read: a major collection moves it */
+        corral_store_ref(*keep, &elements(*keep)[round % ASSIST_SLOTS], tree);
+        for (int i = 0; i < 4; i++)
+            make_tree(7); /* garbage, allocated while the trees are marked */
+        node *later = elements(*keep)[(round + ASSIST_SLOTS / 2) % ASSIST_SLOTS];
+        if (later && checksum(later) != expected_checksum(9))
+            atomic_fetch_add(&assist_broken, 1);
+    }
+    for (int i = 0; i < ASSIST_SLOTS; i++)
+        if (checksum(elements(*keep)[i]) != expected_checksum(9))
+            atomic_fetch_add(&assist_broken, 1);
+    corral_handle_scope_close(scope);
+    corral_thread_detach();
+    return NULL;
+}
+
+static void mutators_assist_marking(void *arg)
+{
+    start(arg);
+    corral_enter_unmanaged();
+    pthread_t threads[ASSISTERS];
+    for (int i = 0; i < ASSISTERS; i++)
+        pthread_create(&threads[i], NULL, fill_while_marking, NULL);
+    for (int i = 0; i < ASSISTERS; i++)
+        pthread_join(threads[i], NULL);
+    corral_leave_unmanaged();
+    corral_stats stats;
+    corral_get_stats(&stats);
+    ok(stats.marking_assists > 0 && stats.assist_marked_bytes > 0,
+       "%llu allocations reached the limit while marking and marked %.1f MiB beside the marker",
+       (unsigned long long)stats.marking_assists, (double)stats.assist_marked_bytes / 1048576.0);
+    is_int(atomic_load(&assist_broken), 0, "every tree kept is intact");
+    ok(atomic_load(&first_pauses) >= 3, "%d concurrent collections", atomic_load(&first_pauses));
+}
+
 /* What is allocated while marking is alive by birth: small objects, large
  * arrays and finalizable objects survive the collection that was marking,
  * finalizers do not run early, and the next minor collection reclaims them
@@ -289,11 +340,15 @@ static void config_refused(const char *settings, const char *message, const char
 
 int main(void)
 {
-    plan(7);
+    plan(8);
     tap_subtest("a reference moved out of a young holder while marking", 120,
                 moved_out_while_marking, CONCURRENT);
     tap_subtest("4 mutators rewire an old array while marking", 120,
                 threads_rewire_while_marking, CONCURRENT "CORRAL_GC_THREADS=2");
+    tap_subtest("4 mutators at the heap limit mark beside the marker", 120,
+                mutators_assist_marking,
+                "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_CONCURRENT=1 CORRAL_GC_VERIFY=before,after "
+                "CORRAL_GC_STRESS=poison CORRAL_HEAP_MIN=4M CORRAL_GC_THREADS=2");
     tap_subtest("objects born while marking are alive, weak reads keep their target", 120,
                 born_while_marking, CONCURRENT "CORRAL_LARGE_OBJECT_SIZE=8K");
     tap_subtest("a major collection abandons the marking", 120, major_while_marking,
