@@ -204,16 +204,16 @@ static void collect_from_stw(stop_report *stop, void *context)
     /* Half-marked, the heap breaks the verifier's rule that marked is old. */
     if ((config->verify & CORRAL_VERIFY_BEFORE) && !second_pause)
         verify_heap_from_stw(cycle, "before");
-    if (second_pause)
+    if (second_pause) {
         finish_young_from_stw(cycle);
-    else if (first_pause) {
+    } else if (first_pause) {
         young_marker_begin_from_stw(cycle);
         first_pause_work_ns = cycle->phases[GC_PHASE_MARK].work_ns;
-    }
-    else if (cycle->minor)
+    } else if (cycle->minor) {
         collect_young_from_stw(cycle);
-    else
+    } else {
         collect_all_from_stw(cycle);
+    }
     cycle->heap_after = cycle->live_bytes;
     cycle->heap_limit = corral_heap.target;
     cycle->nursery_bytes = generation_nursery_bytes();
