@@ -78,7 +78,7 @@
       "(corralc --satb-barrier, corral_store_ref in plain C)")                              \
     X(gc_nursery, GC_NURSERY, SIZE, "0", CORRAL_KiB(256), CORRAL_GiB(4), "auto", NO_OPTION,  \
       "with CORRAL_GC_GENERATIONAL=1, bytes allocated between minor collections; "         \
-      "auto = the old space's size, from 4M to 16M per GC worker (8M when "              \
+      "auto = the old space's size, from 4M to 32M per GC worker (8M when "              \
       "CORRAL_GC_CONCURRENT=1)")                                                            \
     X(gc_pause_goal_us, GC_PAUSE_GOAL_US, UINT, "0", 100, 10000000, "off", NO_OPTION,          \
       "with CORRAL_GC_GENERATIONAL=1 and the auto nursery, microseconds a minor collection's "  \
