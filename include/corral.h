@@ -262,6 +262,16 @@ int corral_pthread_create(void *thread_id /* pthread_t * */, const void *attr /*
  * with start an adapter that returns the routine's int result as thrd_join
  * reads it back. Returns thrd_success, thrd_nomem or thrd_error. */
 int corral_thrd_create(void *thread_id /* thrd_t * */, void *(*start)(void *), void *arg);
+/* pthread_create and thrd_create for a start routine corral-opt cannot see:
+ * chosen at run time, or defined in another file. A routine the registered
+ * stackmaps have records of (managed code) runs as corral_pthread_create
+ * would run it; any other starts as pthread_create (thrd_create) would.
+ * corral-opt calls them in place of such a call. A routine started attached
+ * may still attach and detach itself: that inner pair does nothing. */
+int corral_pthread_create_any(void *thread_id /* pthread_t * */,
+                              const void *attr /* pthread_attr_t * */, void *(*start)(void *),
+                              void *arg);
+int corral_thrd_create_any(void *thread_id /* thrd_t * */, int (*start)(void *), void *arg);
 
 /* MANAGED -> UNMANAGED for plain C code about to block or run long. */
 void corral_enter_unmanaged(void);

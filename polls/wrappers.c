@@ -284,23 +284,30 @@ static int attaches_itself(LLVMValueRef function)
 }
 
 /* A C library function that starts a thread on a start routine, and the
- * runtime's function with the same arguments and result that attaches the
- * new thread first (include/corral.h). */
+ * runtime's functions with the same arguments and result (include/corral.h):
+ * one that attaches the new thread first, and one that decides at run time
+ * whether the routine is managed code. */
 typedef struct thread_starter {
     const char *name;
     unsigned arg_count;
     unsigned start_arg;      /* which argument is the start routine */
-    const char *replacement;
+    const char *replacement; /* for a start routine the module defines */
+    const char *decider;     /* for one chosen at run time or defined elsewhere */
     int start_returns_int;   /* C11's thrd_start_t: int (*)(void *) */
-    const char *advice;      /* for a start routine chosen at run time */
 } thread_starter;
 
 static const thread_starter thread_starters[] = {
-    {"pthread_create", 4, 2, "corral_pthread_create", 0,
-     "call corral_pthread_create (the same arguments and result)"},
-    {"thrd_create", 3, 1, "corral_thrd_create", 1,
-     "start it with corral_thread_create (a routine returning void *)"},
+    {"pthread_create", 4, 2, "corral_pthread_create", "corral_pthread_create_any", 0},
+    {"thrd_create", 3, 1, "corral_thrd_create", "corral_thrd_create_any", 1},
 };
+
+/* The runtime's function name, declared with the type of creator. */
+static LLVMValueRef runtime_starter(polls_pass *pass, const char *name, LLVMValueRef creator)
+{
+    LLVMValueRef function = LLVMGetNamedFunction(pass->module, name);
+    return function ? function
+                    : LLVMAddFunction(pass->module, name, LLVMGlobalGetValueType(creator));
+}
 
 /* corral_call_managed runs void *(*)(void *): a thrd_start_t routine runs
  * through an adapter of this module, managed code like the routine, that
@@ -340,38 +347,32 @@ static LLVMValueRef int_start_adapter(polls_pass *pass, LLVMValueRef start, LLVM
 }
 
 /* A call of starter: redirected to the runtime when its start routine is
- * defined here and does not attach itself; a warning when the routine is
- * chosen at run time (a helper's parameter), which the pass cannot judge. */
+ * defined here and does not attach itself; to the runtime's decider when
+ * the routine is chosen at run time (a helper's parameter) or defined in
+ * another file, which the pass cannot judge: managed code there has
+ * stackmap records, C has none. */
 static void start_thread_through_runtime(polls_pass *pass, const thread_starter *starter,
-                                         LLVMValueRef creator, LLVMValueRef call,
-                                         LLVMValueRef *replacement)
+                                         LLVMValueRef creator, LLVMValueRef call)
 {
     LLVMValueRef start_operand = LLVMGetOperand(call, starter->start_arg);
+    if (LLVMIsAConstantPointerNull(start_operand))
+        return;
     LLVMValueRef start = function_named_by(start_operand);
-    if (!start) {
-        if (!LLVMIsAConstantPointerNull(start_operand))
-            pass_warning(pass, LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), call,
-                         "%s with a start routine chosen at run time: corral-opt cannot tell "
-                         "whether it is managed code; if it is, %s, which attaches the new "
-                         "thread",
-                         starter->name, starter->advice);
+    if (!start || LLVMIsDeclaration(start)) {
+        LLVMSetOperand(call, LLVMGetNumOperands(call) - 1,
+                       runtime_starter(pass, starter->decider, creator));
         return;
     }
-    if (LLVMIsDeclaration(start) || attaches_itself(start))
-        return; /* C elsewhere, or attached by itself: as written */
+    if (attaches_itself(start))
+        return; /* as written */
     if (starter->start_returns_int) {
         LLVMValueRef adapter = int_start_adapter(pass, start, call);
         if (!adapter)
             return;
         LLVMSetOperand(call, starter->start_arg, adapter);
     }
-    if (!*replacement) {
-        *replacement = LLVMGetNamedFunction(pass->module, starter->replacement);
-        if (!*replacement)
-            *replacement = LLVMAddFunction(pass->module, starter->replacement,
-                                           LLVMGlobalGetValueType(creator));
-    }
-    LLVMSetOperand(call, LLVMGetNumOperands(call) - 1, *replacement);
+    LLVMSetOperand(call, LLVMGetNumOperands(call) - 1,
+                   runtime_starter(pass, starter->replacement, creator));
 }
 
 void start_managed_threads_through_runtime(polls_pass *pass)
@@ -381,14 +382,13 @@ void start_managed_threads_through_runtime(polls_pass *pass)
         LLVMValueRef creator = LLVMGetNamedFunction(pass->module, starter->name);
         if (!creator || !LLVMIsDeclaration(creator))
             continue;
-        LLVMValueRef replacement = NULL;
         LLVMUseRef use = LLVMGetFirstUse(creator);
         while (use) {
             LLVMValueRef call = LLVMGetUser(use);
             use = LLVMGetNextUse(use);
             if (is_call_site(call) && called_function(call) == creator &&
                 LLVMGetNumArgOperands(call) == starter->arg_count)
-                start_thread_through_runtime(pass, starter, creator, call, &replacement);
+                start_thread_through_runtime(pass, starter, creator, call);
         }
     }
 }

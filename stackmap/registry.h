@@ -16,6 +16,7 @@
 
 #include "parse.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -66,4 +67,9 @@ size_t stackmap_registry_record_count(void);
 uintptr_t stackmap_registry_nearest_function(uintptr_t address, uintptr_t *last_return_address,
                                              const char **origin);
 
+/* Whether some registered table has records of the function that starts
+ * at function_address: managed code that can reach a safepoint. One pass
+ * over the records (thread starts, not stack walks); any thread, no RCU
+ * needed (tables are never freed). */
+bool stackmap_registry_has_function(uintptr_t function_address);
 #endif /* CORRAL_STACKMAP_REGISTRY_H */

@@ -13,6 +13,7 @@
 #include "entry.h"
 #include "fatal.h"
 #include "satb_log.h"
+#include "stackmap/registry.h"
 #include "walker.h"
 
 /* Whether corral_init has run; written once by init, before threads attach. */
@@ -72,12 +73,23 @@ static void detach_at_exit_if_attached(corral_thread *self)
         CORRAL_FATAL("pthread_setspecific for the thread-exit detach failed");
 }
 
+/* A thread the runtime started attached for its start routine
+ * (managed_thread_main) lets the routine attach and detach itself once more,
+ * as a routine written for plain pthread_create does: that inner pair does
+ * nothing. Only the thread itself reads and writes these. */
+static _Thread_local bool started_attached; /* in managed_thread_main, around the routine */
+static _Thread_local bool routine_attached; /* the routine's own attach, not yet detached */
+
 CORRAL_RUNTIME_ENTRY int corral_thread_attach(void)
 {
     frame_anchor caller = FRAME_ANCHOR_OF_CALLER();
     if (!corral_threads_ready) {
         corral_set_error("corral_thread_attach: corral_init has not run");
         return CORRAL_ERROR_STATE;
+    }
+    if (corral_current_thread && started_attached && !routine_attached) {
+        routine_attached = true;
+        return 0;
     }
     if (corral_current_thread) {
         corral_set_error("corral_thread_attach: %s is already attached",
@@ -107,6 +119,10 @@ CORRAL_RUNTIME_ENTRY void corral_thread_detach(void)
     corral_thread *self = corral_current_thread;
     if (!self) {
         corral_set_error("corral_thread_detach: the calling thread is not attached");
+        return;
+    }
+    if (routine_attached) {
+        routine_attached = false; /* the start routine's own pair: managed_thread_main detaches */
         return;
     }
     if (thread_state(self) == THREAD_UNMANAGED)
@@ -235,7 +251,9 @@ static void *managed_thread_main(void *boxed)
     if (corral_thread_attach() != 0)
         CORRAL_FATAL("corral_thread_create: attach failed: %s", corral_last_error());
     corral_enter_unmanaged();
+    started_attached = true;
     void *result = corral_call_managed(start.start, start.arg);
+    started_attached = routine_attached = false;
     corral_thread_detach();
     return result;
 }
@@ -272,10 +290,39 @@ int corral_pthread_create(void *thread_id, const void *attr, void *(*start)(void
     return create_managed_thread(thread_id, attr, start, arg);
 }
 
+static int thrd_result(int error)
+{
+    return error == 0 ? thrd_success : error == ENOMEM ? thrd_nomem : thrd_error;
+}
+
 int corral_thrd_create(void *thread_id, void *(*start)(void *), void *arg)
 {
     /* glibc's thrd_t is a pthread_t, and thrd_join a pthread_join. */
     _Static_assert(sizeof(thrd_t) == sizeof(pthread_t), "thrd_t is a pthread_t");
-    int error = create_managed_thread(thread_id, NULL, start, arg);
-    return error == 0 ? thrd_success : error == ENOMEM ? thrd_nomem : thrd_error;
+    return thrd_result(create_managed_thread(thread_id, NULL, start, arg));
+}
+
+/* Managed code is what the registered stackmaps have records of. A managed
+ * function without any makes no call and has no poll: it never meets the
+ * collector, and may run unattached. */
+static bool is_managed_function(const void *start)
+{
+    return start && stackmap_registry_has_function((uintptr_t)start);
+}
+
+int corral_pthread_create_any(void *thread_id, const void *attr, void *(*start)(void *), void *arg)
+{
+    if (is_managed_function((const void *)start))
+        return create_managed_thread(thread_id, attr, start, arg);
+    return pthread_create((pthread_t *)thread_id, attr, start, arg);
+}
+
+int corral_thrd_create_any(void *thread_id, int (*start)(void *), void *arg)
+{
+    if (!is_managed_function((const void *)start))
+        return thrd_create((thrd_t *)thread_id, start, arg);
+    /* The routine returns int; called as void *(*)(void *), its result's
+     * low 32 bits are that int (x86-64 eax, AArch64 w0), and thrd_join
+     * keeps only those. */
+    return thrd_result(create_managed_thread(thread_id, NULL, (void *(*)(void *))(void (*)(void))start, arg));
 }

@@ -15,6 +15,7 @@
 /* Plain C from unmanaged_helpers.c. */
 CORRAL_UNMANAGED void *unmanaged_call_back(void *(*callback)(void *), void *arg);
 CORRAL_UNMANAGED long unmanaged_blocking_read(int fd);
+CORRAL_UNMANAGED void *unmanaged_spin_until_set(void *flag);
 
 /* Written by the controlling thread, read by workers (relaxed flags and
  * counters: only their final values matter). */
@@ -127,6 +128,71 @@ static void c11_threads_case(void *unused)
     corral_get_stats(&stats);
     ok(stats.collections > 10, "%llu collections while they ran",
        (unsigned long long)stats.collections);
+}
+
+/* ------------------------------------------ start routines chosen at run time */
+
+/* Read through volatile, so corral-opt cannot see which routine a call
+ * starts: it calls corral_pthread_create_any and corral_thrd_create_any,
+ * which look the routine up in the registered stackmaps. */
+static void *(*volatile chosen_routine)(void *);
+static int (*volatile chosen_int_routine)(void *);
+/* Set by the test's thread once its collections are done; read by the C routine. */
+static int c_routine_release;
+
+static void *checked_tree_worker(void *arg)
+{
+    return counted_tree_worker(arg) == 1000 + (int)(intptr_t)arg ? arg : NULL;
+}
+
+/* Written for plain pthread_create: attaches and detaches itself. */
+static void *self_attaching_worker(void *arg)
+{
+    if (corral_thread_attach() != CORRAL_OK)
+        return NULL;
+    void *result = checked_tree_worker(arg);
+    corral_thread_detach();
+    return result;
+}
+
+static void runtime_chosen_case(void *unused)
+{
+    (void)unused;
+    test_start("CORRAL_HEAP_MIN=1M CORRAL_GC_THREADS=2 CORRAL_GC_STRESS=alloc:random:200,move-all,"
+               "poison",
+               true);
+    pthread_t managed, self_attaching, c_thread;
+    thrd_t c11;
+    chosen_routine = checked_tree_worker;
+    is_int(pthread_create(&managed, NULL, chosen_routine, (void *)(intptr_t)1), 0,
+           "pthread_create of a managed routine chosen at run time");
+    chosen_int_routine = counted_tree_worker;
+    is_int(thrd_create(&c11, chosen_int_routine, (void *)(intptr_t)2), thrd_success,
+           "thrd_create of a managed int routine chosen at run time");
+    chosen_routine = self_attaching_worker;
+    is_int(pthread_create(&self_attaching, NULL, chosen_routine, (void *)(intptr_t)3), 0,
+           "pthread_create of a managed routine that attaches itself");
+    chosen_routine = unmanaged_spin_until_set;
+    is_int(pthread_create(&c_thread, NULL, chosen_routine, &c_routine_release), 0,
+           "pthread_create of a C routine chosen at run time");
+    /* Attached, the spinning C routine would never reach a safepoint: these
+     * would wait for it until the subtest's timeout. */
+    for (int i = 0; i < 3; i++)
+        corral_collect();
+    __atomic_store_n(&c_routine_release, 1, __ATOMIC_RELEASE);
+    void *result = NULL;
+    pthread_join(managed, &result);
+    ok(result == (void *)(intptr_t)1, "the managed routine ran attached: its trees survived "
+                                      "moving collections");
+    int int_result = 0;
+    thrd_join(c11, &int_result);
+    is_int(int_result, 1002, "the int routine's result reached thrd_join");
+    pthread_join(self_attaching, &result);
+    ok(result == (void *)(intptr_t)3, "the self-attaching routine's own attach and detach were "
+                                      "accepted");
+    pthread_join(c_thread, &result);
+    ok(result == &c_routine_release, "the C routine ran unattached: collections did not wait "
+                                     "for it");
 }
 
 /* ----------------------------------------------------------- coexistence */
@@ -304,11 +370,13 @@ static void ttsp_case(void *arg)
 
 int main(void)
 {
-    plan(8);
+    plan(9);
     tap_subtest("1 managed mutator, GCs every 3 ms", 60, mutators_case, (void *)1);
     tap_subtest("2 managed mutators, started by plain pthread_create", 60, mutators_case,
                 (void *)2);
     tap_subtest("2 managed mutators started by C11 thrd_create", 60, c11_threads_case, NULL);
+    tap_subtest("start routines chosen at run time: managed, self-attaching, C", 60,
+                runtime_chosen_case, NULL);
     tap_subtest("4 managed mutators", 90, mutators_case, (void *)4);
     tap_subtest("8 managed mutators", 120, mutators_case, (void *)8);
     tap_subtest("spinner, blocked reader, callback chain, churn: 10^4 stop/resume cycles", 240,

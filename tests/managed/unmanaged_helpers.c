@@ -42,3 +42,12 @@ void unmanaged_longjmp(jmp_buf env, int value)
 {
     longjmp(env, value);
 }
+
+/* A thread start routine in plain C: spins, never polling, until *flag is
+ * set. Started attached (MANAGED) it would hold up every collection. */
+void *unmanaged_spin_until_set(void *flag)
+{
+    while (!__atomic_load_n((int *)flag, __ATOMIC_ACQUIRE))
+        ;
+    return flag;
+}

@@ -1,7 +1,8 @@
 ; pthread_create with a start routine the module defines (managed code) calls
 ; corral_pthread_create instead, which attaches the new thread; one whose
-; start routine is only declared (C elsewhere), or attaches itself, stays as
-; written.
+; start routine is only declared (C or managed code elsewhere) calls
+; corral_pthread_create_any, which decides at run time; one that attaches
+; itself stays as written.
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
