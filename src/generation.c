@@ -45,7 +45,7 @@ static size_t nursery_for_goal = SIZE_MAX;
  * small nursery promotes data that dies soon after and marks the same
  * survivors more often (binary-trees N=21, 2 workers: 4M per worker took
  * 1.5x the CPU time of 16M, and 32M cut the pauses' total by a further
- * 10-50% for 1-4% more RSS), but on a small heap the nursery is the
+ * 10-60% with no more RSS), but on a small heap the nursery is the
  * footprint (docs/performance.md). Concurrent: the nursery being marked and
  * the next one are both in use, and what is born while marking is held
  * until the second pause, so each is a quarter as large. */
@@ -64,7 +64,8 @@ void generation_init(bool enable, bool concurrent, size_t nursery_bytes, unsigne
     unsigned workers = gc_workers ? gc_workers : 1;
     nursery_fixed = enable ? nursery_bytes : 0;
     nursery_least = enable ? NURSERY_LEAST_PER_WORKER * workers : 0;
-    size_t most_per_worker = concurrent ? NURSERY_MOST_PER_WORKER_CONCURRENT : NURSERY_MOST_PER_WORKER;
+    size_t most_per_worker =
+        concurrent ? NURSERY_MOST_PER_WORKER_CONCURRENT : NURSERY_MOST_PER_WORKER;
     nursery_most = enable ? most_per_worker * workers : 0;
 }
 
