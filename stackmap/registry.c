@@ -450,14 +450,3 @@ uintptr_t stackmap_registry_nearest_function(uintptr_t address, uintptr_t *last_
         *origin = best_origin;
     return best;
 }
-
-bool stackmap_registry_has_function(uintptr_t function_address)
-{
-    for (const registered_table *node =
-             atomic_load_explicit(&registry_tables, memory_order_acquire);
-         node; node = node->next)
-        for (size_t i = 0; i < node->table.record_count; i++)
-            if (node->table.records[i].function_address == function_address)
-                return true;
-    return false;
-}

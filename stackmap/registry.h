@@ -16,7 +16,6 @@
 
 #include "parse.h"
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,16 +59,12 @@ const stackmap_record *stackmap_lookup_in_read_section(uintptr_t return_address)
 /* Distinct return addresses registered so far. */
 size_t stackmap_registry_record_count(void);
 
-/* For error reports only (slow, any thread, no RCU needed): the managed
- * function with the greatest address <= address, or 0 when none. Sets
- * *last_return_address to its highest registered return address and *origin
- * to the origin of the table it came from. */
+/* For error reports and thread starts, not stack walks (one pass over the
+ * records; any thread, no RCU needed): the managed function with the
+ * greatest address <= address, or 0 when none. Sets *last_return_address
+ * to its highest registered return address and *origin to the origin of
+ * the table it came from, each unless NULL. */
 uintptr_t stackmap_registry_nearest_function(uintptr_t address, uintptr_t *last_return_address,
                                              const char **origin);
 
-/* Whether some registered table has records of the function that starts
- * at function_address: managed code that can reach a safepoint. One pass
- * over the records (thread starts, not stack walks); any thread, no RCU
- * needed (tables are never freed). */
-bool stackmap_registry_has_function(uintptr_t function_address);
 #endif /* CORRAL_STACKMAP_REGISTRY_H */

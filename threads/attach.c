@@ -87,11 +87,11 @@ CORRAL_RUNTIME_ENTRY int corral_thread_attach(void)
         corral_set_error("corral_thread_attach: corral_init has not run");
         return CORRAL_ERROR_STATE;
     }
-    if (corral_current_thread && started_attached && !routine_attached) {
-        routine_attached = true;
-        return 0;
-    }
     if (corral_current_thread) {
+        if (started_attached && !routine_attached) {
+            routine_attached = true;
+            return 0;
+        }
         corral_set_error("corral_thread_attach: %s is already attached",
                          corral_current_thread->name);
         return CORRAL_ERROR_STATE;
@@ -307,7 +307,8 @@ int corral_thrd_create(void *thread_id, void *(*start)(void *), void *arg)
  * collector, and may run unattached. */
 static bool is_managed_function(const void *start)
 {
-    return start && stackmap_registry_has_function((uintptr_t)start);
+    uintptr_t address = (uintptr_t)start;
+    return address && stackmap_registry_nearest_function(address, NULL, NULL) == address;
 }
 
 int corral_pthread_create_any(void *thread_id, const void *attr, void *(*start)(void *), void *arg)
@@ -324,5 +325,6 @@ int corral_thrd_create_any(void *thread_id, int (*start)(void *), void *arg)
     /* The routine returns int; called as void *(*)(void *), its result's
      * low 32 bits are that int (x86-64 eax, AArch64 w0), and thrd_join
      * keeps only those. */
-    return thrd_result(create_managed_thread(thread_id, NULL, (void *(*)(void *))(void (*)(void))start, arg));
+    void *(*as_pointer_routine)(void *) = (void *(*)(void *))(void (*)(void))start;
+    return thrd_result(create_managed_thread(thread_id, NULL, as_pointer_routine, arg));
 }
