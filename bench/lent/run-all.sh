@@ -9,18 +9,8 @@ bin=$1
 out=${2:-.}
 mkdir -p "$out"
 log="$out/results.txt"
-run() { # name timeout command...
-    name=$1; limit=$2; shift 2
-    echo "== $name: $*" >> "$log"
-    timeout "$limit" "$@" >> "$log" 2>&1
-    echo "== $name: exit $?" >> "$log"
-}
-{
-    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "nproc: $(nproc)"
-    grep -m1 "model name" /proc/cpuinfo
-    uname -srm
-} > "$log"
+. "$(dirname "$0")/lib.sh"
+lent_header
 run fullgc 120 "$bin/corral-fullgc" 512 1,2,4,8,16
 run ttsp 120 "$bin/corral-ttsp" 1,2,4,8,16 1.5
 # corral-gen is corral's programs with CORRAL_GC_GENERATIONAL=1 (as bench/run).
