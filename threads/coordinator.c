@@ -175,17 +175,48 @@ void world_restart_after_fork(uint32_t odd_epoch)
     gc_epoch_wake_all();
 }
 
+/* Fairness: a thread collecting back to back (a stress mode, an allocation
+ * loop in a full heap) takes the epoch again within a microsecond of a
+ * restart, before the threads it parked woke from the futex (tens of
+ * microseconds on an idle core): they see a collection in progress, wait
+ * again, and could never run (seen on 16 cores). A thread passed over so
+ * counts itself in the collection it waits through; the next one begins
+ * when those have run again, so none misses two in a row. They need only a
+ * CPU, no lock; we wait PARKED, so a stop that fork() or another requester begins
+ * meanwhile does not wait for us (we wait that one out, PARKED too). Returns
+ * false when the epoch moved while we waited. */
+static bool wait_for_last_parked(corral_thread *self, uint32_t even_epoch)
+{
+    if (gc_epoch_still_resuming(even_epoch) == 0)
+        return true;
+    self->parked_at_ns = monotonic_ns();
+    thread_publish_stopped(self, THREAD_PARKED);
+    gc_epoch_wait_resumed(even_epoch);
+    thread_resume_managed(self);
+    return atomic_load_explicit(&corral_gc_epoch, memory_order_acquire) == even_epoch;
+}
+
 bool world_collect(corral_thread *self, stopped_world_fn body, void *context)
 {
     uint32_t state = atomic_load_explicit(&self->state, memory_order_relaxed);
     CORRAL_REQUIRE(state == THREAD_MANAGED, "%s requests a collection while %s", self->name,
                    thread_state_name(state));
-    uint32_t epoch = atomic_load_explicit(&corral_gc_epoch, memory_order_acquire);
-    if (!gc_epoch_in_progress(epoch) &&
-        atomic_compare_exchange_strong_explicit(&corral_gc_epoch, &epoch, epoch + 1,
-                                                memory_order_seq_cst, memory_order_acquire)) {
-        coordinate(self, epoch + 1, body, context);
-        return true;
+    for (;;) {
+        uint32_t epoch = atomic_load_explicit(&corral_gc_epoch, memory_order_acquire);
+        if (gc_epoch_in_progress(epoch))
+            break;
+        /* Another thread's collection, begun while we waited, is not ours
+         * (an explicit or stress-scheduled request wants its own): look
+         * again, as a request made now would. */
+        if (!wait_for_last_parked(self, epoch))
+            continue;
+        if (atomic_compare_exchange_strong_explicit(&corral_gc_epoch, &epoch, epoch + 1,
+                                                    memory_order_seq_cst,
+                                                    memory_order_acquire)) {
+            coordinate(self, epoch + 1, body, context);
+            return true;
+        }
+        break;
     }
     /* Another thread is collecting, or just finished: wait it out here. */
     world_park_self(self);

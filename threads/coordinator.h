@@ -5,7 +5,8 @@
  * epoch from even to odd (CAS) is the coordinator; every other requester
  * parks until that collection ends. The coordinator:
  *
- *   epoch := odd (seq_cst)  ->  [membarrier]  ->  arm the polling page
+ *   [PARKED until the threads the last collection passed over run again]
+ *     -> epoch := odd (seq_cst)  ->  [membarrier]  ->  arm the polling page
  *     -> wait until every registered thread is PARKED or UNMANAGED
  *     -> body(report)                    (the collection, world stopped)
  *     -> disarm  ->  own state := MANAGED  ->  epoch := even (release), wake all

@@ -67,6 +67,7 @@ static void fork_child(void)
     corral_thread *self = corral_current_thread;
     threads_forget_others_in_child(self);
     thread_handshake_forget_in_child(self);
+    gc_epoch_forget_resuming_in_child();
     threads_registry_unlock_after_fork();
     rcu_fork_child();
     stackmap_registry_unlock_after_fork();
