@@ -1,8 +1,14 @@
-# lib.sh — sourced by the lent machine's scripts: the results log's header
-# and one timed run appended to it. The caller sets $log first.
+# lib.sh — sourced by the lent machine's scripts: their arguments, the
+# results log's header and one timed run appended to it.
 
-# The machine the figures come from, at the top of the log.
-lent_header() {
+# lent_start BIN [OUTDIR]: sets $bin (the static build's bench/) and $log
+# (OUTDIR/results.txt), and starts the log with the machine the figures
+# come from.
+lent_start() {
+    bin=$1
+    out=${2:-.}
+    mkdir -p "$out"
+    log="$out/results.txt"
     {
         echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
         echo "nproc: $(nproc)"

@@ -5,12 +5,8 @@
 #   cmake --build build-static --target bench_programs
 # then run: bench/lent/run-all.sh build-static/bench OUTDIR
 set -u
-bin=$1
-out=${2:-.}
-mkdir -p "$out"
-log="$out/results.txt"
 . "$(dirname "$0")/lib.sh"
-lent_header
+lent_start "$@"
 run fullgc 120 "$bin/corral-fullgc" 512 1,2,4,8,16
 run ttsp 120 "$bin/corral-ttsp" 1,2,4,8,16 1.5
 # corral-gen is corral's programs with CORRAL_GC_GENERATIONAL=1 (as bench/run).

@@ -8,12 +8,8 @@
 # Each program prints its own RESULT line (minor p50/p99) and runstat's
 # RUNSTAT line (time, RSS). About 3 minutes on 16 cores.
 set -u
-bin=$1
-out=${2:-.}
-mkdir -p "$out"
-log="$out/results.txt"
 . "$(dirname "$0")/lib.sh"
-lent_header
+lent_start "$@"
 
 # impl_run NAME SECONDS IMPL WORKLOAD ARGS...: one run of IMPL's program under
 # the environment bench/run gives that implementation.
