@@ -182,9 +182,9 @@ void world_restart_after_fork(uint32_t odd_epoch)
  * again, and could never run (seen on 16 cores). A thread passed over so
  * counts itself in the collection it waits through; the next one begins
  * when those have run again, so none misses two in a row. They need only a
- * CPU, no lock; we wait PARKED, so a stop that fork() or another requester begins
- * meanwhile does not wait for us (we wait that one out, PARKED too). Returns
- * false when the epoch moved while we waited. */
+ * CPU, no lock; we wait PARKED, so a stop that fork() or another requester
+ * begins meanwhile does not wait for us (we wait that one out, PARKED too).
+ * Returns false when the epoch moved while we waited. */
 static bool wait_for_last_parked(corral_thread *self, uint32_t even_epoch)
 {
     if (gc_epoch_still_resuming(even_epoch) == 0)

@@ -215,10 +215,10 @@ void thread_resume_managed(corral_thread *thread);
 /* Blocks until the epoch differs from epoch (futex). */
 void gc_epoch_wait_change(uint32_t epoch);
 void gc_epoch_wake_all(void);
-/* How many threads the collection before even_epoch kept waiting after they
- * had waited through the one before it, and that have not yet run again
- * (thread_resume_managed). The next collection waits for 0, so a thread
- * collecting back to back cannot starve them (coordinator.c). */
+/* How many threads the collection that ended at even_epoch passed over (woken
+ * by the end of the one before, they found it begun) and that have not yet
+ * run again (thread_resume_managed). The next collection waits for 0, so a
+ * thread collecting back to back cannot starve them (coordinator.c). */
 uint32_t gc_epoch_still_resuming(uint32_t even_epoch);
 /* Blocks until that count is 0 or the epoch is no longer even_epoch. */
 void gc_epoch_wait_resumed(uint32_t even_epoch);
