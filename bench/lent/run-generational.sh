@@ -11,23 +11,6 @@ set -u
 . "$(dirname "$0")/lib.sh"
 lent_start "$@"
 
-# impl_run NAME SECONDS IMPL WORKLOAD ARGS...: one run of IMPL's program under
-# the environment bench/run gives that implementation.
-impl_run() {
-    name=$1; limit=$2; impl=$3; workload=$4; shift 4
-    case $impl in
-        corral | corral-hl) program=$impl; env="CORRAL_GC_GENERATIONAL=0" ;;
-        corral-gen) program=corral; env="CORRAL_GC_GENERATIONAL=1" ;;
-        corral-gen-hl) program=corral-hl; env="CORRAL_GC_GENERATIONAL=1" ;;
-        corral-conc) program=corral-satb; env="CORRAL_GC_GENERATIONAL=1 CORRAL_GC_CONCURRENT=1" ;;
-        corral-conc-hl) program=corral-satb-hl; env="CORRAL_GC_GENERATIONAL=1 CORRAL_GC_CONCURRENT=1" ;;
-        *) program=$impl; env= ;;
-    esac
-    # $env is a list of words on purpose.
-    # shellcheck disable=SC2086
-    run "$name" "$limit" env $env "$bin/runstat" -- "$bin/$program-$workload" "$@"
-}
-
 # Two rounds, alternating implementations, so a slow minute hits all alike.
 for round in 1 2; do
     for impl in corral-gen-hl corral-conc-hl corral-hl boehm; do
@@ -36,13 +19,10 @@ for round in 1 2; do
         impl_run "gcbench-$impl-$round" 30 $impl gcbench
     done
 done
-# mt-trees: as run-all.sh, 512 trees of depth 16 beside a live tree of depth
-# 20, heap at 2.5x the live size (32-byte nodes).
 for threads in 1 2 4 8 16; do
-    live=$(( 32 * ( (1 << 21) - 1 + threads * ((1 << 17) - 1) ) ))
-    heap=$(( live * 5 / 2 ))
     for impl in corral-gen corral-conc corral boehm; do
-        impl_run "mt-trees-$impl-$threads" 60 $impl mt-trees "$threads" 512 20 16 "$heap"
+        impl_run "mt-trees-$impl-$threads" 60 $impl mt-trees "$threads" 512 20 16 \
+            "$(mt_trees_heap "$threads")"
     done
 done
 # Minor collections per GC worker count: the pauses' total and p99 of the
