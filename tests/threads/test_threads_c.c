@@ -224,7 +224,8 @@ static void run_on_cpu(int cpu, int policy)
     if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0)
         bail_out("pthread_setaffinity_np to CPU %d failed", cpu);
     if (pthread_setschedparam(pthread_self(), policy, &(struct sched_param){0}) != 0)
-        bail_out("pthread_setschedparam(%s) failed", policy == SCHED_IDLE ? "SCHED_IDLE" : "SCHED_OTHER");
+        bail_out("pthread_setschedparam(%s) failed",
+                 policy == SCHED_IDLE ? "SCHED_IDLE" : "SCHED_OTHER");
 }
 
 /* The CPU the collector and the pollers share: one this process may use. */
