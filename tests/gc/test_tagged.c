@@ -102,6 +102,7 @@ static corral_value element_value(long i)
 static void fill(corral_handle array, long length)
 {
     for (long i = 0; i < length; i++) {
+        new_cell(i); /* garbage between the survivors, whenever a collection comes */
         corral_value v = element_value(i);
         corral_store_ref(*array, &elements(*array)[i], v);
     }
@@ -125,7 +126,8 @@ static void heap_values(void *arg)
     corral_get_stats(&before);
     corral_handle_scope scope = corral_handle_scope_open();
     for (int i = 0; i < 3000; i++)
-        new_cell(i); /* garbage below the arrays, so they slide */
+        new_cell(i); /* garbage below the arrays, so they slide (unless a random
+                      * collection comes first: fill interleaves more) */
     corral_handle small = corral_handle_new(corral_alloc_array(&tagged_array_type, SMALL));
     corral_handle large = corral_handle_new(corral_alloc_array(&tagged_array_type, LARGE));
     fill(small, SMALL);
@@ -133,6 +135,7 @@ static void heap_values(void *arg)
     /* A chain of cells whose tagged fields point to each other. */
     corral_handle head = corral_handle_new(new_cell(0));
     for (long i = 1; i < 300; i++) {
+        new_cell(i); /* garbage between the survivors, whenever a collection comes */
         cell *c = new_cell(i);
         cell *h = *head;
         corral_store_ref(c, &c->cdr, corral_tag_ref(scheme, h));
