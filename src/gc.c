@@ -246,11 +246,12 @@ void gc_collect(corral_thread *self, const char *cause, gc_want want)
     uint64_t majors = atomic_load_explicit(&major_collections, memory_order_acquire);
     /* Another thread collected while we waited: enough, unless it was a minor
      * collection and a major one was wanted (corral_collect promises one). */
-    while (!world_collect(self, collect_from_stw, &cycle))
+    uint64_t released_ns;
+    while (!world_collect(self, collect_from_stw, &cycle, &released_ns))
         if (want != GC_WANT_MAJOR ||
             atomic_load_explicit(&major_collections, memory_order_acquire) != majors)
             return;
-    cycle.pause_ns = monotonic_ns() - cycle.request_ns;
+    cycle.pause_ns = released_ns - cycle.request_ns;
     stats_record_cycle(&cycle);
     stats_log_cycle(&cycle);
     roots_run_finalizers();

@@ -119,8 +119,9 @@ static void stop_all_threads(stop_report *report)
     report->ttsp_ns = report->stopped_ns - report->request_ns;
 }
 
-static void coordinate(corral_thread *self, uint32_t odd_epoch, stopped_world_fn body,
-                       void *context)
+/* Returns when the stopped threads were released. */
+static uint64_t coordinate(corral_thread *self, uint32_t odd_epoch, stopped_world_fn body,
+                           void *context)
 {
     stop_report report = {.request_ns = monotonic_ns(), .epoch = odd_epoch};
     /* The coordinator's own frames are walked like everyone else's. */
@@ -136,8 +137,11 @@ static void coordinate(corral_thread *self, uint32_t odd_epoch, stopped_world_fn
     /* Become MANAGED before the epoch turns even: afterwards another
      * coordinator could otherwise count us as stopped while we run. */
     atomic_store_explicit(&self->state, THREAD_MANAGED, memory_order_relaxed);
+    /* Read before the store: a thread that sees the epoch even runs after it. */
+    uint64_t released_ns = monotonic_ns();
     atomic_store_explicit(&corral_gc_epoch, odd_epoch + 1, memory_order_seq_cst);
     gc_epoch_wake_all();
+    return released_ns;
 }
 
 /* Moves the epoch from even to odd, waiting out a collection in progress. */
@@ -196,7 +200,8 @@ static bool wait_for_last_parked(corral_thread *self, uint32_t even_epoch)
     return atomic_load_explicit(&corral_gc_epoch, memory_order_acquire) == even_epoch;
 }
 
-bool world_collect(corral_thread *self, stopped_world_fn body, void *context)
+bool world_collect(corral_thread *self, stopped_world_fn body, void *context,
+                   uint64_t *released_ns)
 {
     uint32_t state = atomic_load_explicit(&self->state, memory_order_relaxed);
     CORRAL_REQUIRE(state == THREAD_MANAGED, "%s requests a collection while %s", self->name,
@@ -213,7 +218,9 @@ bool world_collect(corral_thread *self, stopped_world_fn body, void *context)
         if (atomic_compare_exchange_strong_explicit(&corral_gc_epoch, &epoch, epoch + 1,
                                                     memory_order_seq_cst,
                                                     memory_order_acquire)) {
-            coordinate(self, epoch + 1, body, context);
+            uint64_t released = coordinate(self, epoch + 1, body, context);
+            if (released_ns)
+                *released_ns = released;
             return true;
         }
         break;

@@ -35,8 +35,14 @@ typedef struct stop_report {
 typedef void (*stopped_world_fn)(stop_report *report, void *context);
 
 /* Runs body with the world stopped, or waits while another thread's
- * collection runs. Returns true when this thread ran body. */
-bool world_collect(corral_thread *self, stopped_world_fn body, void *context);
+ * collection runs. Returns true when this thread ran body, and then sets
+ * *released_ns (unless NULL) to when the stopped threads were released:
+ * the epoch turned even. A pause ends there, not when the caller runs
+ * again: on a machine with more runnable threads than cores the caller is
+ * often descheduled by the threads it just woke (on mt-trees, 4 mutators
+ * on 2 cores, 152 ms in 39 minor collections were counted as pause so). */
+bool world_collect(corral_thread *self, stopped_world_fn body, void *context,
+                   uint64_t *released_ns);
 
 /* Stops the world for fork() without collecting: waits out a collection in
  * progress, then until every registered thread is PARKED or UNMANAGED (the

@@ -13,6 +13,7 @@
 
 #include "c_trees.h"
 #include "corral_test.h"
+#include "run_on_cpu.h"
 
 static double now(void)
 {
@@ -214,19 +215,6 @@ static void concurrent_requests_case(void *arg)
  * passes a poll at least every other collection; without that, none. */
 enum { POLLERS = 3 };
 static atomic_long polls_passed[POLLERS];
-
-/* The calling thread runs on CPU cpu only, at policy (SCHED_OTHER or SCHED_IDLE). */
-static void run_on_cpu(int cpu, int policy)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0)
-        bail_out("pthread_setaffinity_np to CPU %d failed", cpu);
-    if (pthread_setschedparam(pthread_self(), policy, &(struct sched_param){0}) != 0)
-        bail_out("pthread_setschedparam(%s) failed",
-                 policy == SCHED_IDLE ? "SCHED_IDLE" : "SCHED_OTHER");
-}
 
 /* The CPU the collector and the pollers share: one this process may use. */
 static int shared_cpu;
