@@ -76,6 +76,10 @@
       "between two short pauses (the auto nursery then keeps a pause goal, 1000 us unless "  \
       "CORRAL_GC_PAUSE_GOAL_US says); needs the deletion barrier in every reference store " \
       "(corralc --satb-barrier, corral_store_ref in plain C)")                              \
+    X(gc_concurrent_markers, GC_CONCURRENT_MARKERS, UINT, "0", 1, 256, "auto", NO_OPTION,    \
+      "with CORRAL_GC_CONCURRENT=1, threads that mark a minor collection while the "       \
+      "program runs, the marker thread included; auto = the GC workers "                   \
+      "(CORRAL_GC_THREADS) / 4, rounded, at least 1 (as G1's ConcGCThreads)")                \
     X(gc_nursery, GC_NURSERY, SIZE, "0", CORRAL_KiB(256), CORRAL_GiB(4), "auto", NO_OPTION,  \
       "with CORRAL_GC_GENERATIONAL=1, bytes allocated between minor collections; "         \
       "auto = the old space's size, from 4M to 32M per GC worker (8M when "              \

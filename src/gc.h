@@ -69,6 +69,7 @@ typedef struct gc_cycle {
     bool concurrent_start;
     uint64_t concurrent_mark_ns;
     size_t satb_logged;
+    uint64_t helper_marked_bytes;          /* by CORRAL_GC_CONCURRENT_MARKERS' helpers */
     uint64_t slide_chain;                  /* longest chain of dependent region fills */
     uint64_t verify_problems;
 } gc_cycle;

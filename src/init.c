@@ -99,7 +99,11 @@ static int start_runtime(const corral_options *options)
         pause_goal_us = CONCURRENT_PAUSE_GOAL_US;
     generation_init(config->gc_generational, config->gc_concurrent, config->gc_nursery,
                     config->gc_promote_after, pause_goal_us, gc_workers_count());
-    young_marker_init(config->gc_concurrent);
+    /* G1's ConcGCThreads: a quarter of the parallel workers, rounded. */
+    unsigned markers = config->gc_concurrent_markers;
+    if (!markers)
+        markers = (gc_workers_count() + 2) / 4 > 1 ? (gc_workers_count() + 2) / 4 : 1;
+    young_marker_init(config->gc_concurrent, markers);
     alloc_init(config->tlab_size, config->large_object_size, config->tlab_zero,
                config->stress_poison);
     corral_fatal_add_context(print_gc_context);

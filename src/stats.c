@@ -134,14 +134,15 @@ void stats_log_cycle(const gc_cycle *cycle)
     if (cycle->slowest_site)
         corral_describe_code_address(cycle->slowest_site, site, sizeof site);
     const gc_phase_stats *p = cycle->phases;
-    char nursery[96] = "";
+    char nursery[128] = "";
     int used = 0;
     if (cycle->nursery_bytes)
         used = snprintf(nursery, sizeof nursery, " nursery=%.1fM", mib(cycle->nursery_bytes));
     if (cycle->concurrent_mark_ns && used >= 0 && (size_t)used < sizeof nursery)
         snprintf(nursery + used, sizeof nursery - (size_t)used,
-                 " concurrent_mark=%.2fms satb_logged=%zu", ms(cycle->concurrent_mark_ns),
-                 cycle->satb_logged);
+                 " concurrent_mark=%.2fms satb_logged=%zu helpers_marked=%.1fM",
+                 ms(cycle->concurrent_mark_ns), cycle->satb_logged,
+                 mib(cycle->helper_marked_bytes));
     fprintf(out,
             "corral: gc %" PRIu64 " cause=%s kind=%s ttsp=%.3fms (slowest thread %u at %s) "
             "roots=%.2fms mark=%.2fms %s=%.2fms pause=%.2fms heap=%.1fM->%.1fM "

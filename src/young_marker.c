@@ -53,6 +53,28 @@ static pthread_cond_t marker_wake = PTHREAD_COND_INITIALIZER; /* → MARKING */
 static pthread_cond_t marker_event = PTHREAD_COND_INITIALIZER;
 static enum marker_state marker_state;
 
+/* Helper markers (CORRAL_GC_CONCURRENT_MARKERS - 1 threads): started with
+ * the marker, they mark beside it from the pool as mutator assists do, one
+ * round per collection, so marking does not wait for a mutator to reach its
+ * limit before it runs on more than one core:
+ *
+ *   WAITING ── marker_round moves past helped_round, marker MARKING ──> HELPING
+ *      ^                         (helped_round := marker_round, assisters++)   │
+ *      └──────── the marking done or stopped (assisters--) ────────────────────┘
+ *
+ * helpers_wanted: set by young_marker_init (before any thread attaches).
+ * helpers_started and marker_round: written under marker_lock by
+ * start_marker (the collector, world stopped) and the fork child handler;
+ * read under marker_lock by the helpers. A stop waits for them as for any
+ * assister. */
+static unsigned helpers_wanted, helpers_started;
+static uint64_t marker_round;
+/* What helpers traced, this collection and in all: written by the helpers
+ * under marker_lock, the round's reset by start_marker; read by the
+ * collector (world stopped, the marking stopped) and by tests (relaxed). */
+static uint64_t helped_round_bytes;
+static _Atomic uint64_t helped_total_bytes;
+
 /* Set to ask the marker and the assisters to stop: writer, whoever holds
  * marker_lock to stop them; readers, they every few objects (relaxed:
  * marker_lock orders everything after). */
@@ -195,30 +217,99 @@ static void *marker_main(void *unused)
     return NULL;
 }
 
+/* Marks from the pool beside the marker until the marking is done or
+ * stopped: a mutator's assist or a helper's round. Called and returns with
+ * marker_lock held; what it scanned goes to assisted_totals and, when
+ * scanned_bytes is not NULL, there. */
+static void mark_beside_marker_locked(uint64_t *scanned_bytes)
+{
+    mark_grey mine = {0};
+    mark_totals scanned = {0, 0};
+    assisters++;
+    while (marker_state == MARKER_MARKING && !stopping() &&
+           !atomic_load_explicit(&done, memory_order_relaxed)) {
+        if (!pool.count) {
+            atomic_store_explicit(&share_requested, true, memory_order_relaxed);
+            pthread_cond_wait(&marker_event, &marker_lock);
+            continue;
+        }
+        move_grey(&mine, &pool, ASSIST_TAKE);
+        holders++;
+        pthread_mutex_unlock(&marker_lock);
+        mark_trace_concurrently(&mine, &stop_requested, NULL, ASSIST_BUDGET, &scanned);
+        pthread_mutex_lock(&marker_lock);
+        move_grey(&pool, &mine, mine.count);
+        holders--;
+        pthread_cond_broadcast(&marker_event);
+    }
+    assisters--;
+    assisted_totals.objects += scanned.objects;
+    assisted_totals.bytes += scanned.bytes;
+    pthread_cond_broadcast(&marker_event);
+    VEC_FREE(mine);
+    if (scanned_bytes)
+        *scanned_bytes = scanned.bytes;
+}
+
+static void *helper_main(void *unused)
+{
+    (void)unused;
+    pthread_setname_np(pthread_self(), "corral-ymark+");
+    uint64_t helped_round = 0;
+    pthread_mutex_lock(&marker_lock);
+    for (;;) {
+        while (marker_state != MARKER_MARKING || helped_round == marker_round)
+            pthread_cond_wait(&marker_wake, &marker_lock);
+        helped_round = marker_round;
+        uint64_t bytes;
+        mark_beside_marker_locked(&bytes);
+        helped_round_bytes += bytes;
+        atomic_fetch_add_explicit(&helped_total_bytes, bytes, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+/* A detached thread running main, with asynchronous signals blocked (they
+ * are the mutators' to take). Returns 0 or an errno value. */
+static int start_gc_thread(void *(*main)(void *))
+{
+    sigset_t saved;
+    gc_block_async_signals(&saved);
+    pthread_t thread;
+    int error = pthread_create(&thread, NULL, main, NULL);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    if (!error)
+        pthread_detach(thread); /* it parks for good at exit */
+    return error;
+}
+
 static void start_marker(void)
 {
-    int error = 0;
+    int error = 0, helper_error = 0;
     pthread_mutex_lock(&marker_lock);
     atomic_store_explicit(&stop_requested, false, memory_order_relaxed);
     atomic_store_explicit(&share_requested, false, memory_order_relaxed);
-    if (marker_state == MARKER_ABSENT) {
-        sigset_t saved;
-        gc_block_async_signals(&saved);
-        pthread_t thread;
-        error = pthread_create(&thread, NULL, marker_main, NULL);
-        pthread_sigmask(SIG_SETMASK, &saved, NULL);
-        if (!error)
-            pthread_detach(thread); /* it parks for good at exit */
+    if (marker_state == MARKER_ABSENT)
+        error = start_gc_thread(marker_main);
+    while (!error && !helper_error && helpers_started < helpers_wanted) {
+        helper_error = start_gc_thread(helper_main);
+        helpers_started += !helper_error;
     }
     if (!error) {
         marker_state = MARKER_MARKING;
-        pthread_cond_signal(&marker_wake);
+        marker_round++;
+        helped_round_bytes = 0;
+        pthread_cond_broadcast(&marker_wake);
     }
     pthread_mutex_unlock(&marker_lock);
     if (error) /* the next collection, the second pause, marks it all */
         fprintf(stats_log_stream(), "corral: warning: cannot start the concurrent marker "
                                     "thread (%s); this minor collection marks in its pause\n",
                 strerror(error));
+    else if (helper_error) /* asked again at the next collection */
+        fprintf(stats_log_stream(), "corral: warning: cannot start a concurrent helper "
+                                    "marker thread (%s); %u of %u mark beside the marker\n",
+                strerror(helper_error), helpers_started, helpers_wanted);
 }
 
 void young_marker_stop(void)
@@ -253,34 +344,12 @@ void young_marker_assist(corral_thread *self)
     /* PARKED: a collection another thread asks for meanwhile stops us with
      * the marker (young_marker_stop) and proceeds without us. */
     thread_publish_stopped(self, THREAD_PARKED);
-    mark_grey mine = {0};
-    mark_totals scanned = {0, 0};
+    uint64_t scanned_bytes;
     pthread_mutex_lock(&marker_lock);
-    assisters++;
-    while (marker_state == MARKER_MARKING && !stopping() &&
-           !atomic_load_explicit(&done, memory_order_relaxed)) {
-        if (!pool.count) {
-            atomic_store_explicit(&share_requested, true, memory_order_relaxed);
-            pthread_cond_wait(&marker_event, &marker_lock);
-            continue;
-        }
-        move_grey(&mine, &pool, ASSIST_TAKE);
-        holders++;
-        pthread_mutex_unlock(&marker_lock);
-        mark_trace_concurrently(&mine, &stop_requested, NULL, ASSIST_BUDGET, &scanned);
-        pthread_mutex_lock(&marker_lock);
-        move_grey(&pool, &mine, mine.count);
-        holders--;
-        pthread_cond_broadcast(&marker_event);
-    }
-    assisters--;
-    assisted_totals.objects += scanned.objects;
-    assisted_totals.bytes += scanned.bytes;
-    pthread_cond_broadcast(&marker_event);
+    mark_beside_marker_locked(&scanned_bytes);
     pthread_mutex_unlock(&marker_lock);
-    VEC_FREE(mine);
     thread_resume_managed(self);
-    stats_record_marking_assist(monotonic_ns() - start, scanned.bytes);
+    stats_record_marking_assist(monotonic_ns() - start, scanned_bytes);
 }
 
 /* fork: the child has no marker thread. One parked before the fork (the
@@ -298,6 +367,7 @@ static void forget_marker_in_child(void)
     }
     pool = (mark_grey){0};
     holders = assisters = 0;
+    helpers_started = 0; /* the child has none */
     assisted_totals = (mark_totals){0, 0};
     atomic_store_explicit(&share_requested, false, memory_order_relaxed);
     marker_state = MARKER_ABSENT;
@@ -309,10 +379,11 @@ static void install_fork_handlers(void)
         CORRAL_FATAL("pthread_atfork for the concurrent marker failed");
 }
 
-void young_marker_init(bool enable)
+void young_marker_init(bool enable, unsigned markers)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     enabled = enable;
+    helpers_wanted = markers - 1;
     if (enable)
         pthread_once(&once, install_fork_handlers);
 }
@@ -376,6 +447,11 @@ void young_marker_begin_from_stw(gc_cycle *cycle)
     start_marker();
 }
 
+uint64_t young_marker_helped_bytes(void)
+{
+    return atomic_load_explicit(&helped_total_bytes, memory_order_relaxed);
+}
+
 size_t young_marker_old_space_bytes(void)
 {
     return old_space_before;
@@ -385,6 +461,7 @@ void young_marker_finish_marking_from_stw(gc_cycle *cycle)
 {
     __atomic_store_n(&corral_barrier.satb_active, 0, __ATOMIC_RELAXED);
     cycle->concurrent_mark_ns = monotonic_ns() - marking_started_ns;
+    cycle->helper_marked_bytes = helped_round_bytes;
     mark_young_finish_from_stw(cycle, &grey, &totals);
     grey.count = 0;
 }

@@ -36,13 +36,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gc.h"
 
 struct corral_thread;
 
-/* Called by corral_init once the configuration is loaded. */
-void young_marker_init(bool enabled);
+/* Called by corral_init once the configuration is loaded: markers threads
+ * (at least 1) mark each concurrent collection, the marker and its helpers. */
+void young_marker_init(bool enabled, unsigned markers);
 bool young_marker_enabled(void);
 /* From the stopped world, first thing in every collection: stops the
  * marker thread when it runs, and puts back the budget the old space had
@@ -54,6 +56,8 @@ bool young_marker_pause_from_stw(void);
 bool young_marker_needs_major(void);
 /* The first pause of a minor collection: after the stack walk. */
 void young_marker_begin_from_stw(gc_cycle *cycle);
+/* Bytes the helper markers traced since corral_init (relaxed; for tests). */
+uint64_t young_marker_helped_bytes(void);
 /* While a collection is open: the old space as it was before marking. */
 size_t young_marker_old_space_bytes(void);
 /* A mutator whose allocation reached its limit while the marker marks:

@@ -204,6 +204,27 @@ static void mutators_assist_marking(void *arg)
     ok(atomic_load(&first_pauses) >= 3, "%d concurrent collections", atomic_load(&first_pauses));
 }
 
+/* Helper markers (CORRAL_GC_CONCURRENT_MARKERS=3: the marker and two
+ * helpers) share the grey objects through the pool from the start of each
+ * marking, beside any mutator that assists: the same mutators as above keep
+ * young trees that every collection must mark. */
+static void helpers_mark_beside(void *arg)
+{
+    start(arg);
+    uint64_t helped_before = young_marker_helped_bytes();
+    corral_enter_unmanaged();
+    pthread_t threads[ASSISTERS];
+    for (int i = 0; i < ASSISTERS; i++)
+        pthread_create(&threads[i], NULL, fill_while_marking, NULL);
+    for (int i = 0; i < ASSISTERS; i++)
+        pthread_join(threads[i], NULL);
+    corral_leave_unmanaged();
+    uint64_t helped = young_marker_helped_bytes() - helped_before;
+    ok(helped > 0, "the helpers traced %.1f MiB beside the marker", (double)helped / 1048576.0);
+    is_int(atomic_load(&assist_broken), 0, "every tree kept is intact");
+    ok(atomic_load(&first_pauses) >= 3, "%d concurrent collections", atomic_load(&first_pauses));
+}
+
 /* What is allocated while marking is alive by birth: small objects, large
  * arrays and finalizable objects survive the collection that was marking,
  * finalizers do not run early, and the next minor collection reclaims them
@@ -340,7 +361,7 @@ static void config_refused(const char *settings, const char *message, const char
 
 int main(void)
 {
-    plan(8);
+    plan(9);
     tap_subtest("a reference moved out of a young holder while marking", 120,
                 moved_out_while_marking, CONCURRENT);
     tap_subtest("4 mutators rewire an old array while marking", 120,
@@ -349,6 +370,8 @@ int main(void)
                 mutators_assist_marking,
                 "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_CONCURRENT=1 CORRAL_GC_VERIFY=before,after "
                 "CORRAL_GC_STRESS=poison CORRAL_HEAP_MIN=4M CORRAL_GC_THREADS=2");
+    tap_subtest("two helper markers mark beside the marker", 120, helpers_mark_beside,
+                CONCURRENT "CORRAL_GC_THREADS=2 CORRAL_GC_CONCURRENT_MARKERS=3");
     tap_subtest("objects born while marking are alive, weak reads keep their target", 120,
                 born_while_marking, CONCURRENT "CORRAL_LARGE_OBJECT_SIZE=8K");
     tap_subtest("a major collection abandons the marking", 120, major_while_marking,
