@@ -44,11 +44,22 @@ typedef struct return_address_index {
     index_entry entries[];
 } return_address_index;
 
-/* A registered input: never freed, so records and origins live forever. */
+/* A managed function of a table: its address and its highest return
+ * address. */
+typedef struct function_span {
+    uintptr_t function_address, last_return_address;
+} function_span;
+
+/* A registered input: never freed, so records and origins live forever.
+ * functions: one span per function of its records, sorted by address (for
+ * stackmap_registry_nearest_function: a binary search per table, not a pass
+ * over every record); built before the node is published. */
 typedef struct registered_table {
     struct registered_table *next; /* set before the node is published */
     char *origin;
     stackmap_table table;
+    function_span *functions;
+    size_t function_count;
 } registered_table;
 
 enum { MINIMUM_INDEX_LOG2 = 8 };
@@ -315,6 +326,53 @@ static int register_table_locked(registered_table *node, char *error, size_t err
     return status;
 }
 
+static int span_compare_qsort(const void *a, const void *b)
+{
+    const function_span *x = a, *y = b;
+    if (x->function_address != y->function_address)
+        return x->function_address < y->function_address ? -1 : 1;
+    return (x->last_return_address > y->last_return_address) -
+           (x->last_return_address < y->last_return_address);
+}
+
+/* Fills node->functions from its records; -1 when out of memory. */
+static int index_functions(registered_table *node)
+{
+    const stackmap_table *table = &node->table;
+    function_span *spans = malloc((table->record_count ? table->record_count : 1) * sizeof *spans);
+    if (!spans)
+        return -1;
+    for (size_t i = 0; i < table->record_count; i++)
+        spans[i] = (function_span){table->records[i].function_address,
+                                   table->records[i].return_address};
+    qsort(spans, table->record_count, sizeof *spans, span_compare_qsort);
+    /* Sorted by return address within a function: its last one is the highest. */
+    size_t count = 0;
+    for (size_t i = 0; i < table->record_count; i++) {
+        if (count && spans[count - 1].function_address == spans[i].function_address)
+            spans[count - 1].last_return_address = spans[i].last_return_address;
+        else
+            spans[count++] = spans[i];
+    }
+    node->functions = spans;
+    node->function_count = count;
+    return 0;
+}
+
+/* The span of node's function with the greatest address <= address, or NULL. */
+static const function_span *span_at_or_below(const registered_table *node, uintptr_t address)
+{
+    size_t low = 0, high = node->function_count; /* answer in [low, high) is the last <= */
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (node->functions[middle].function_address <= address)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return low ? &node->functions[low - 1] : NULL;
+}
+
 static void lock_registry(void)
 {
     int rc = pthread_mutex_lock(&registry_lock);
@@ -357,6 +415,13 @@ int stackmap_registry_add(const uint8_t *bytes, size_t length, const char *origi
         free(node);
         return -1;
     }
+    if (index_functions(node) != 0) {
+        snprintf(error, error_size, "%s: offset 0: out of memory", origin);
+        stackmap_table_release(&node->table);
+        free(origin_copy);
+        free(node);
+        return -1;
+    }
     CORRAL_DEBUG_ASSERT(stackmap_table_check(&node->table), "%s: parsed table fails its check",
                         origin);
     lock_registry();
@@ -366,6 +431,7 @@ int stackmap_registry_add(const uint8_t *bytes, size_t length, const char *origi
     unlock_registry();
     if (status != 0) {
         stackmap_table_release(&node->table);
+        free(node->functions);
         free(origin_copy);
         free(node);
     }
@@ -431,18 +497,16 @@ uintptr_t stackmap_registry_nearest_function(uintptr_t address, uintptr_t *last_
     for (const registered_table *node =
              atomic_load_explicit(&registry_tables, memory_order_acquire);
          node; node = node->next) {
-        for (size_t i = 0; i < node->table.record_count; i++) {
-            const stackmap_record *record = &node->table.records[i];
-            if (record->function_address > address || record->function_address < best)
-                continue;
-            if (record->function_address > best) {
-                best = record->function_address;
-                best_last = 0;
-                best_origin = node->origin;
-            }
-            if (record->return_address > best_last)
-                best_last = record->return_address;
+        const function_span *span = span_at_or_below(node, address);
+        if (!span || span->function_address < best)
+            continue;
+        if (span->function_address > best) {
+            best = span->function_address;
+            best_last = 0;
+            best_origin = node->origin;
         }
+        if (span->last_return_address > best_last)
+            best_last = span->last_return_address;
     }
     if (last_return_address)
         *last_return_address = best_last;

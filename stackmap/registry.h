@@ -59,8 +59,8 @@ const stackmap_record *stackmap_lookup_in_read_section(uintptr_t return_address)
 /* Distinct return addresses registered so far. */
 size_t stackmap_registry_record_count(void);
 
-/* For error reports and thread starts, not stack walks (one pass over the
- * records; any thread, no RCU needed): the managed function with the
+/* For error reports and thread starts, not stack walks (a binary search per
+ * registered table; any thread, no RCU needed): the managed function with the
  * greatest address <= address, or 0 when none. Sets *last_return_address
  * to its highest registered return address and *origin to the origin of
  * the table it came from, each unless NULL. */
