@@ -206,23 +206,59 @@ static void remove_unused_declaration(polls_pass *pass, const char *name)
          index_++)
 
 /* Gives every statepoint but a gcroot one the id that says which barriers
- * this module was built with (corral/abi.h). */
-static void label_statepoints(polls_pass *pass)
+ * this module was built with (corral/abi.h). Returns how many statepoints
+ * the module has, gcroot ones included. */
+static size_t label_statepoints(polls_pass *pass, LLVMValueRef label)
 {
-    uint64_t id = CORRAL_ABI_STATEPOINT_ID |
-                  (pass->options.write_barrier ? CORRAL_ABI_STATEPOINT_CARD_BARRIER : 0) |
-                  (pass->options.satb_barrier ? CORRAL_ABI_STATEPOINT_SATB_BARRIER : 0);
-    LLVMValueRef label = LLVMConstInt(LLVMInt64TypeInContext(pass->context), id, 0);
+    size_t statepoints = 0;
     for (LLVMValueRef function = LLVMGetFirstFunction(pass->module); function;
          function = LLVMGetNextFunction(function))
         for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
              block = LLVMGetNextBasicBlock(block))
             for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-                 inst = LLVMGetNextInstruction(inst))
-                if (is_call_site(inst) && is_gc_statepoint_function(called_function(inst)) &&
-                    LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 0)) !=
-                        CORRAL_ABI_GCROOT_STATEPOINT_ID)
+                 inst = LLVMGetNextInstruction(inst)) {
+                if (!is_call_site(inst) || !is_gc_statepoint_function(called_function(inst)))
+                    continue;
+                statepoints++;
+                if (LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 0)) !=
+                    CORRAL_ABI_GCROOT_STATEPOINT_ID)
                     LLVMSetOperand(inst, 0, label);
+            }
+    return statepoints;
+}
+
+/* Managed code with no call site that can reach a safepoint (polls masked
+ * off, corral-nopoll functions, leaves) leaves no stackmap record, so the
+ * runtime could not tell which barriers it was built with (src/code_check.c):
+ * a library of setters built without --satb-barrier would pass unseen. Such
+ * a module gets one record of its own, from a function that is never called
+ * and whose only instruction but the return is a labelled statepoint:
+ *     define internal void @corral.module_barriers() gc "corral" {
+ *       %t = call token @llvm.experimental.gc.statepoint.p0(i64 label, i32 0,
+ *                ptr elementtype(void ()) @corral.module_barriers, i32 0 x4)
+ *       ret void }
+ * Codegen emits every defined function, and the record's relocation keeps
+ * it through the link. */
+static void mark_module_barriers(polls_pass *pass, LLVMValueRef label)
+{
+    LLVMTypeRef void_type = LLVMVoidTypeInContext(pass->context);
+    LLVMTypeRef function_type = LLVMFunctionType(void_type, NULL, 0, 0);
+    LLVMValueRef marker = LLVMAddFunction(pass->module, "corral.module_barriers", function_type);
+    LLVMSetLinkage(marker, LLVMInternalLinkage);
+    LLVMSetGC(marker, CORRAL_ABI_GC_STRATEGY);
+    add_function_string_attribute(marker, "frame-pointer", "all");
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(pass->context, marker, "entry");
+    LLVMPositionBuilderAtEnd(pass->builder, entry);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(pass->context);
+    LLVMValueRef zero = LLVMConstInt(i32, 0, 0);
+    LLVMValueRef args[] = {label, zero, marker, zero, zero, zero, zero};
+    LLVMValueRef statepoint =
+        build_intrinsic_call(pass, "llvm.experimental.gc.statepoint",
+                             LLVMPointerTypeInContext(pass->context, 0), args, 7, "");
+    unsigned element_type = LLVMGetEnumAttributeKindForName("elementtype", 11);
+    LLVMAddCallSiteAttribute(statepoint, 3,
+                             LLVMCreateTypeAttribute(pass->context, element_type, function_type));
+    LLVMBuildRetVoid(pass->builder);
 }
 
 /* Invalid input IR would crash LLVM's own passes (SROA, RS4GC, the
@@ -340,7 +376,12 @@ static void run_steps(polls_pass *pass)
     FOR_EACH_MANAGED(pass, function)
         check_nothing_live_across_setjmp(pass, function);
     save_dynamic_frame_cfas(pass);
-    label_statepoints(pass);
+    uint64_t id = CORRAL_ABI_STATEPOINT_ID |
+                  (pass->options.write_barrier ? CORRAL_ABI_STATEPOINT_CARD_BARRIER : 0) |
+                  (pass->options.satb_barrier ? CORRAL_ABI_STATEPOINT_SATB_BARRIER : 0);
+    LLVMValueRef label = LLVMConstInt(LLVMInt64TypeInContext(pass->context), id, 0);
+    if (label_statepoints(pass, label) == 0 && pass->managed_functions.count)
+        mark_module_barriers(pass, label);
     verify_module(pass);
 }
 

@@ -2,7 +2,9 @@
  * -fPIC, registers its stackmaps from a constructor and is walked while its
  * frames are on the stack during collections that move every object
  * (CORRAL_GC_STRESS=move-all); loaded by dlopen, and linked at start-up
- * (the constructor then runs before corral_init), at -O0 and -O2. */
+ * (the constructor then runs before corral_init), at -O0 and -O2. A library
+ * with no call site that can reach a safepoint is still checked for the
+ * barriers CORRAL_GC_CONCURRENT=1 needs, through its module's mark. */
 #include "run_program.h"
 
 /* Builds the library at level, the host either way, and runs it. */
@@ -39,12 +41,48 @@ static void library_at(const char *level, int linked)
     free(run.output);
 }
 
+/* leaf_library.c, built with --polls=loop and satb_option, loaded by dlopen
+ * into a host running concurrent minor collections. */
+static command_result leaf_library_run(const char *satb_option, const char *library)
+{
+    command_result build = run_command(
+        "cd '%s' && %s -shared -fPIC -O2 --polls=loop %s -I'%s/tests/managed' "
+        "'%s/tests/embed/shared/leaf_library.c' -o %s && "
+        "%s -Wall -Wextra -Werror -I'%s/include' '%s/tests/embed/shared/host.c' -o leaf_host "
+        "-L'%s' -lcorral -ldl -Wl,-rpath,'%s'",
+        scratch_dir, CORRALC, satb_option, SOURCE_DIR, SOURCE_DIR, library, C_COMPILER,
+        SOURCE_DIR, SOURCE_DIR, LIBRARY_DIR, LIBRARY_DIR);
+    if (!ok(build.status == 0, "a library with no call site builds (%s)",
+            *satb_option ? satb_option : "no --satb-barrier"))
+        diag("%s", build.output);
+    free(build.output);
+    return run_command("cd '%s' && CORRAL_GC_GENERATIONAL=1 CORRAL_GC_CONCURRENT=1 ./leaf_host "
+                       "./%s", scratch_dir, library);
+}
+
+static void leaf_library_checked(void)
+{
+    command_result run = leaf_library_run("", "libleaf.so");
+    if (!ok(run.status != 0 && strstr(run.output, "libleaf.so: function corral.module_barriers") &&
+                strstr(run.output, "was compiled without the deletion barrier that "
+                                   "CORRAL_GC_CONCURRENT=1 needs"),
+            "CORRAL_GC_CONCURRENT=1 refuses it built without --satb-barrier, naming its mark"))
+        diag("%s", run.output);
+    free(run.output);
+    run = leaf_library_run("--satb-barrier", "libleaf_logged.so");
+    if (!ok(run.status == 0 && strstr(run.output, "wrong 0"),
+            "and runs it built with --satb-barrier"))
+        diag("%s", run.output);
+    free(run.output);
+}
+
 int main(void)
 {
     scratch_dir_make("shared");
     library_at("-O0", 0);
     library_at("-O2", 0);
     library_at("-O2", 1);
+    leaf_library_checked();
     scratch_dir_remove();
     return done_testing();
 }
