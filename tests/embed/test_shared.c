@@ -7,6 +7,21 @@
  * barriers CORRAL_GC_CONCURRENT=1 needs, through its module's mark. */
 #include "run_program.h"
 
+/* corralc -shared options source (in tests/embed/shared) -o library, and
+ * host.c -o host: linked with the library at start-up, or loading it. */
+static command_result build_library_and_host(const char *options, const char *source,
+                                             const char *library, const char *host, int linked)
+{
+    return run_command(
+        "cd '%s' && %s -shared -fPIC %s -I'%s/tests/managed' "
+        "'%s/tests/embed/shared/%s' -o %s && "
+        "%s -Wall -Wextra -Werror %s -I'%s/include' '%s/tests/embed/shared/host.c' -o %s %s "
+        "-L'%s' -lcorral -ldl -Wl,-rpath,'%s'",
+        scratch_dir, CORRALC, options, SOURCE_DIR, SOURCE_DIR, source, library, C_COMPILER,
+        linked ? "-DHOST_LINKED" : "", SOURCE_DIR, SOURCE_DIR, host, linked ? library : "",
+        LIBRARY_DIR, LIBRARY_DIR);
+}
+
 /* Builds the library at level, the host either way, and runs it. */
 static void library_at(const char *level, int linked)
 {
@@ -14,14 +29,8 @@ static void library_at(const char *level, int linked)
     char library[64], host[64];
     snprintf(library, sizeof library, "libmanaged%s.so", level);
     snprintf(host, sizeof host, "host%s-%d", level, linked);
-    command_result build = run_command(
-        "cd '%s' && %s -shared -fPIC %s -I'%s/tests/managed' "
-        "'%s/tests/embed/shared/managed_library.c' -o %s && "
-        "%s -Wall -Wextra -Werror %s -I'%s/include' '%s/tests/embed/shared/host.c' -o %s %s "
-        "-L'%s' -lcorral -ldl -Wl,-rpath,'%s'",
-        scratch_dir, CORRALC, level, SOURCE_DIR, SOURCE_DIR, library, C_COMPILER,
-        linked ? "-DHOST_LINKED" : "", SOURCE_DIR, SOURCE_DIR, host, linked ? library : "",
-        LIBRARY_DIR, LIBRARY_DIR);
+    command_result build =
+        build_library_and_host(level, "managed_library.c", library, host, linked);
     if (!ok(build.status == 0, "%s: corralc -shared builds the library; the host links (%s)",
             level, how))
         diag("%s", build.output);
@@ -45,13 +54,10 @@ static void library_at(const char *level, int linked)
  * into a host running concurrent minor collections. */
 static command_result leaf_library_run(const char *satb_option, const char *library)
 {
-    command_result build = run_command(
-        "cd '%s' && %s -shared -fPIC -O2 --polls=loop %s -I'%s/tests/managed' "
-        "'%s/tests/embed/shared/leaf_library.c' -o %s && "
-        "%s -Wall -Wextra -Werror -I'%s/include' '%s/tests/embed/shared/host.c' -o leaf_host "
-        "-L'%s' -lcorral -ldl -Wl,-rpath,'%s'",
-        scratch_dir, CORRALC, satb_option, SOURCE_DIR, SOURCE_DIR, library, C_COMPILER,
-        SOURCE_DIR, SOURCE_DIR, LIBRARY_DIR, LIBRARY_DIR);
+    char options[64];
+    snprintf(options, sizeof options, "-O2 --polls=loop %s", satb_option);
+    command_result build =
+        build_library_and_host(options, "leaf_library.c", library, "leaf_host", 0);
     if (!ok(build.status == 0, "a library with no call site builds (%s)",
             *satb_option ? satb_option : "no --satb-barrier"))
         diag("%s", build.output);

@@ -185,9 +185,9 @@ static void *fill_while_marking(void *arg)
     return NULL;
 }
 
-static void mutators_assist_marking(void *arg)
+/* Runs ASSISTERS threads of fill_while_marking to the end. */
+static void run_fillers(void)
 {
-    start(arg);
     corral_enter_unmanaged();
     pthread_t threads[ASSISTERS];
     for (int i = 0; i < ASSISTERS; i++)
@@ -195,13 +195,24 @@ static void mutators_assist_marking(void *arg)
     for (int i = 0; i < ASSISTERS; i++)
         pthread_join(threads[i], NULL);
     corral_leave_unmanaged();
+}
+
+static void check_fillers(void)
+{
+    is_int(atomic_load(&assist_broken), 0, "every tree kept is intact");
+    ok(atomic_load(&first_pauses) >= 3, "%d concurrent collections", atomic_load(&first_pauses));
+}
+
+static void mutators_assist_marking(void *arg)
+{
+    start(arg);
+    run_fillers();
     corral_stats stats;
     corral_get_stats(&stats);
     ok(stats.marking_assists > 0 && stats.assist_marked_bytes > 0,
        "%llu allocations reached the limit while marking and marked %.1f MiB beside the marker",
        (unsigned long long)stats.marking_assists, (double)stats.assist_marked_bytes / 1048576.0);
-    is_int(atomic_load(&assist_broken), 0, "every tree kept is intact");
-    ok(atomic_load(&first_pauses) >= 3, "%d concurrent collections", atomic_load(&first_pauses));
+    check_fillers();
 }
 
 /* Helper markers (CORRAL_GC_CONCURRENT_MARKERS=3: the marker and two
@@ -212,17 +223,10 @@ static void helpers_mark_beside(void *arg)
 {
     start(arg);
     uint64_t helped_before = young_marker_helped_bytes();
-    corral_enter_unmanaged();
-    pthread_t threads[ASSISTERS];
-    for (int i = 0; i < ASSISTERS; i++)
-        pthread_create(&threads[i], NULL, fill_while_marking, NULL);
-    for (int i = 0; i < ASSISTERS; i++)
-        pthread_join(threads[i], NULL);
-    corral_leave_unmanaged();
+    run_fillers();
     uint64_t helped = young_marker_helped_bytes() - helped_before;
     ok(helped > 0, "the helpers traced %.1f MiB beside the marker", (double)helped / 1048576.0);
-    is_int(atomic_load(&assist_broken), 0, "every tree kept is intact");
-    ok(atomic_load(&first_pauses) >= 3, "%d concurrent collections", atomic_load(&first_pauses));
+    check_fillers();
 }
 
 /* What is allocated while marking is alive by birth: small objects, large
