@@ -365,7 +365,7 @@ static void config_refused(const char *settings, const char *message, const char
 
 int main(void)
 {
-    plan(9);
+    plan(10);
     tap_subtest("a reference moved out of a young holder while marking", 120,
                 moved_out_while_marking, CONCURRENT);
     tap_subtest("4 mutators rewire an old array while marking", 120,
@@ -380,10 +380,14 @@ int main(void)
                 born_while_marking, CONCURRENT "CORRAL_LARGE_OBJECT_SIZE=8K");
     tap_subtest("a major collection abandons the marking", 120, major_while_marking,
                 CONCURRENT);
-    if (TAP_UNDER_TSAN) /* it cannot start threads after a multi-threaded fork */
-        skip(1, "fork while marking: ThreadSanitizer dies when the child starts a thread");
-    else
+    if (TAP_UNDER_TSAN) { /* it cannot start threads after a multi-threaded fork */
+        skip(2, "fork while marking: ThreadSanitizer dies when the child starts a thread");
+    } else {
         tap_subtest("fork while marking", 120, fork_while_marking, CONCURRENT);
+        /* The child has no helpers: it starts its own at its first marking. */
+        tap_subtest("fork while marking, two helper markers", 120, fork_while_marking,
+                    CONCURRENT "CORRAL_GC_CONCURRENT_MARKERS=3");
+    }
     config_refused("CORRAL_GC_CONCURRENT=1",
                    "init failed: CORRAL_GC_CONCURRENT=1 marks minor collections concurrently: "
                    "it needs CORRAL_GC_GENERATIONAL=1",
