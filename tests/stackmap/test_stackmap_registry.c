@@ -572,6 +572,9 @@ static void subtest_nearest_function(void *arg)
        "two interleaved tables of 50 000 records register");
     builder_release(&a);
     builder_release(&b);
+    /* Edges first: below every function, the first, the last (B's) and past it. */
+    const uintptr_t last_function = base + (2 * FUNCTIONS - 1) * 0x8000;
+    const uintptr_t edges[] = {base - 1, base, last_function, last_function + 0x80ff};
     long wrong = 0;
     double start = tap_now();
     for (int i = 0; i < PROBES; i++) {
@@ -579,10 +582,15 @@ static void subtest_nearest_function(void *arg)
         uintptr_t address = base - 0x100 + (uintptr_t)(r % ((uint64_t)FUNCTIONS * 0x10000 + 0x200));
         if (i % 4 == 0) /* a function's own start */
             address = base + (uintptr_t)(r % (2 * FUNCTIONS)) * 0x8000;
+        if (i < (int)COUNT_OF(edges))
+            address = edges[i];
         uintptr_t expected = 0, expected_last = 0;
         const char *expected_origin = NULL;
         if (address >= base) {
+            /* Functions every 0x8000 from base, alternately A's and B's. */
             expected = base + (address - base) / 0x8000 * 0x8000;
+            if (expected > last_function)
+                expected = last_function;
             expected_last = expected + 16 * RECORDS;
             expected_origin = (expected - base) % 0x10000 ? "table B" : "table A";
         }
