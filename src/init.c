@@ -102,7 +102,9 @@ static int start_runtime(const corral_options *options)
     /* G1's ConcGCThreads: a quarter of the parallel workers, rounded. */
     unsigned markers = config->gc_concurrent_markers;
     if (!markers)
-        markers = (gc_workers_count() + 2) / 4 > 1 ? (gc_workers_count() + 2) / 4 : 1;
+        markers = (gc_workers_count() + 2) / 4;
+    if (!markers)
+        markers = 1;
     young_marker_init(config->gc_concurrent, markers);
     alloc_init(config->tlab_size, config->large_object_size, config->tlab_zero,
                config->stress_poison);
