@@ -354,7 +354,9 @@ static int index_functions(registered_table *node)
         else
             spans[count++] = spans[i];
     }
-    node->functions = spans;
+    /* Kept for the table's life: give back what the duplicates took. */
+    function_span *kept = realloc(spans, (count ? count : 1) * sizeof *spans);
+    node->functions = kept ? kept : spans;
     node->function_count = count;
     return 0;
 }
@@ -415,20 +417,18 @@ int stackmap_registry_add(const uint8_t *bytes, size_t length, const char *origi
         free(node);
         return -1;
     }
-    if (index_functions(node) != 0) {
-        snprintf(error, error_size, "%s: offset 0: out of memory", origin);
-        stackmap_table_release(&node->table);
-        free(origin_copy);
-        free(node);
-        return -1;
-    }
     CORRAL_DEBUG_ASSERT(stackmap_table_check(&node->table), "%s: parsed table fails its check",
                         origin);
-    lock_registry();
-    int status = table_check ? table_check(&node->table, origin_copy, error, error_size) : 0;
-    if (status == 0)
-        status = register_table_locked(node, error, error_size);
-    unlock_registry();
+    int status = index_functions(node);
+    if (status != 0) {
+        snprintf(error, error_size, "%s: offset 0: out of memory", origin);
+    } else {
+        lock_registry();
+        status = table_check ? table_check(&node->table, origin_copy, error, error_size) : 0;
+        if (status == 0)
+            status = register_table_locked(node, error, error_size);
+        unlock_registry();
+    }
     if (status != 0) {
         stackmap_table_release(&node->table);
         free(node->functions);
