@@ -205,6 +205,15 @@ static void remove_unused_declaration(polls_pass *pass, const char *name)
                             ((function) = (pass)->managed_functions.items[index_], 1);     \
          index_++)
 
+/* The statepoint id that says which barriers this module is built with. */
+static LLVMValueRef barrier_label(const polls_pass *pass)
+{
+    uint64_t id = CORRAL_ABI_STATEPOINT_ID |
+                  (pass->options.write_barrier ? CORRAL_ABI_STATEPOINT_CARD_BARRIER : 0) |
+                  (pass->options.satb_barrier ? CORRAL_ABI_STATEPOINT_SATB_BARRIER : 0);
+    return LLVMConstInt(LLVMInt64TypeInContext(pass->context), id, 0);
+}
+
 /* Gives every statepoint but a gcroot one the id that says which barriers
  * this module was built with (corral/abi.h). Returns how many statepoints
  * the module has, gcroot ones included. */
@@ -376,10 +385,7 @@ static void run_steps(polls_pass *pass)
     FOR_EACH_MANAGED(pass, function)
         check_nothing_live_across_setjmp(pass, function);
     save_dynamic_frame_cfas(pass);
-    uint64_t id = CORRAL_ABI_STATEPOINT_ID |
-                  (pass->options.write_barrier ? CORRAL_ABI_STATEPOINT_CARD_BARRIER : 0) |
-                  (pass->options.satb_barrier ? CORRAL_ABI_STATEPOINT_SATB_BARRIER : 0);
-    LLVMValueRef label = LLVMConstInt(LLVMInt64TypeInContext(pass->context), id, 0);
+    LLVMValueRef label = barrier_label(pass);
     if (label_statepoints(pass, label) == 0 && pass->managed_functions.count)
         mark_module_barriers(pass, label);
     verify_module(pass);
