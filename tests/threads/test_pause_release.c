@@ -13,28 +13,20 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
-#include <time.h>
 
 #include "corral_test.h"
 #include "run_on_cpu.h"
 #include "thread.h"
 
 enum { ROUNDS = 20 };
-static const long long POLLER_KEEPS_CPU_NS = 2000000;
+static const double POLLER_KEEPS_CPU_S = 0.002;
 
 static int shared_cpu;
 /* Written by the poller, read by the collecting thread (seq_cst). */
-static atomic_llong resumed_ns; /* when it resumed after a collection; 0: not yet */
+static _Atomic double resumed_at; /* tap_now() when it resumed after a collection; 0: not yet */
 static atomic_bool poller_busy; /* it keeps the CPU after a collection */
 static atomic_bool poller_ready; /* attached: every collection from now on parks it */
 static atomic_bool stop_poller; /* by the collecting thread */
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static void *poller(void *arg)
 {
@@ -48,15 +40,15 @@ static void *poller(void *arg)
         uint32_t epoch = atomic_load(&corral_gc_epoch);
         if (epoch != seen) { /* MANAGED, so the collection parked us */
             seen = epoch;
-            long long resumed = now_ns();
+            double resumed = tap_now();
             atomic_store(&poller_busy, true);
-            atomic_store(&resumed_ns, resumed);
-            while (now_ns() - resumed < POLLER_KEEPS_CPU_NS)
+            atomic_store(&resumed_at, resumed);
+            while (tap_now() - resumed < POLLER_KEEPS_CPU_S)
                 corral_poll();
             atomic_store(&poller_busy, false);
         }
         /* Asleep MANAGED: a collection waits for our next poll. */
-        nanosleep(&(struct timespec){0, 20000}, NULL);
+        tap_sleep_ns(20000);
     }
     corral_thread_detach();
     return NULL;
@@ -71,36 +63,36 @@ static void release_ends_pause(void *arg)
     pthread_t thread;
     pthread_create(&thread, NULL, poller, NULL);
     while (!atomic_load(&poller_ready))
-        nanosleep(&(struct timespec){0, 100000}, NULL);
+        tap_sleep_ns(100000);
     corral_thread_attach();
     run_on_cpu(shared_cpu, SCHED_IDLE); /* the poller, once woken, runs first */
     int late = 0;
-    long long worst_ns = 0;
+    double worst = 0;
     for (int round = 0; round < ROUNDS; round++) {
         while (atomic_load(&poller_busy))
             corral_poll();
-        atomic_store(&resumed_ns, 0);
+        atomic_store(&resumed_at, 0.0);
         corral_stats before, after;
         corral_get_stats(&before);
-        long long asked = now_ns();
+        double asked = tap_now();
         corral_collect();
         corral_get_stats(&after);
-        long long resumed;
-        while ((resumed = atomic_load(&resumed_ns)) == 0)
+        double resumed;
+        while ((resumed = atomic_load(&resumed_at)) == 0.0)
             corral_poll();
-        long long pause = (long long)(after.pause_total_ns - before.pause_total_ns);
-        long long excess = pause - (resumed - asked);
+        double pause = (double)(after.pause_total_ns - before.pause_total_ns) * 1e-9;
+        double excess = pause - (resumed - asked);
         if (excess > 0 && late++ < 3)
             diag("round %d: a pause of %.3f ms, but the poller ran %.3f ms after the request",
-                 round, (double)pause / 1e6, (double)(resumed - asked) / 1e6);
-        worst_ns = excess > worst_ns ? excess : worst_ns;
+                 round, pause * 1e3, (resumed - asked) * 1e3);
+        worst = excess > worst ? excess : worst;
     }
     atomic_store(&stop_poller, true);
     corral_enter_unmanaged();
     pthread_join(thread, NULL);
     corral_leave_unmanaged();
     ok(late == 0, "every pause ended by the time a released thread ran (%d of %d late, by up to "
-                  "%.3f ms)", late, ROUNDS, (double)worst_ns / 1e6);
+                  "%.3f ms)", late, ROUNDS, worst * 1e3);
     corral_thread_detach();
 }
 
