@@ -7,6 +7,9 @@
  * barriers CORRAL_GC_CONCURRENT=1 needs, through its module's mark. */
 #include "run_program.h"
 
+/* The hosts run GC threads: a hang ends here, as exit status 124, not in CI's limit. */
+enum { HOST_TIMEOUT_S = 120 };
+
 /* corralc -shared options source (in tests/embed/shared) -o library, and
  * host.c -o host: linked with the library at start-up, or loading it. */
 static command_result build_library_and_host(const char *options, const char *source,
@@ -36,8 +39,8 @@ static void library_at(const char *level, int linked)
         diag("%s", build.output);
     free(build.output);
     command_result run =
-        run_command("cd '%s' && LD_LIBRARY_PATH=. CORRAL_GC_STRESS=move-all ./%s %s",
-                    scratch_dir, host, linked ? "" : library);
+        run_command("cd '%s' && LD_LIBRARY_PATH=. CORRAL_GC_STRESS=move-all timeout %d ./%s %s",
+                    scratch_dir, HOST_TIMEOUT_S, host, linked ? "" : library);
     unsigned long long collections = 0, moved = 0;
     long wrong = -1;
     const char *line = strstr(run.output, "wrong ");
@@ -62,8 +65,8 @@ static command_result leaf_library_run(const char *satb_option, const char *libr
             *satb_option ? satb_option : "no --satb-barrier"))
         diag("%s", build.output);
     free(build.output);
-    return run_command("cd '%s' && CORRAL_GC_GENERATIONAL=1 CORRAL_GC_CONCURRENT=1 ./leaf_host "
-                       "./%s", scratch_dir, library);
+    return run_command("cd '%s' && CORRAL_GC_GENERATIONAL=1 CORRAL_GC_CONCURRENT=1 timeout %d "
+                       "./leaf_host ./%s", scratch_dir, HOST_TIMEOUT_S, library);
 }
 
 static void leaf_library_checked(void)
