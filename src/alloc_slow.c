@@ -94,22 +94,29 @@ static size_t budget_limit(int attempt)
  * examples/gcroot on a loaded machine). */
 #define ALLOC_STARVED_RETRIES 32
 
-/* After attempt failed: collects and returns true to try again, or false
- * when the request cannot fit (out of memory). */
-static bool collect_for_request(corral_thread *self, int attempt, size_t bytes,
-                                const char *first_cause)
+/* A request's attempt failed: collects, and returns the attempt to make
+ * next, or -1 when the request cannot fit (out of memory). seen: the GC
+ * epoch before the attempt read its budget. When a collection began and
+ * ended since then, the first attempt is made again without collecting:
+ * another thread's collection gave it a new budget (and, in concurrent
+ * mode, a second pause asked for on a stale reason would be a second pause
+ * right after the first, with all the marking in it). */
+static int collect_for_request(corral_thread *self, int attempt, uint32_t seen, size_t bytes,
+                               const char *first_cause)
 {
     if (attempt >= 2) {
         /* Written by the collection this thread just waited for. */
         bool room_left = corral_heap.live_after_gc + bytes <= corral_heap.heap_max;
         if (!room_left || attempt >= 2 + ALLOC_STARVED_RETRIES)
-            return false;
+            return -1;
     }
-    if (attempt == 0) /* concurrent marking: help it finish, so its second pause is short */
-        young_marker_assist(self);
-    gc_collect(self, attempt == 0 ? first_cause : "alloc-retry",
-               attempt == 0 ? GC_WANT_ANY : GC_WANT_MAJOR);
-    return true;
+    if (attempt > 0) {
+        gc_collect(self, "alloc-retry", GC_WANT_MAJOR);
+        return attempt + 1;
+    }
+    /* Concurrent marking: help it finish, so its second pause is short. */
+    young_marker_assist(self);
+    return gc_collect_since(self, first_cause, GC_WANT_ANY, seen) ? 1 : 0;
 }
 
 /* A chunk of between min and want bytes (zeroed under CORRAL_TLAB_ZERO),
@@ -117,7 +124,8 @@ static bool collect_for_request(corral_thread *self, int attempt, size_t bytes,
  * room for it. */
 static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *got)
 {
-    for (int attempt = 0;; attempt++) {
+    for (int attempt = 0; attempt >= 0;) {
+        uint32_t seen = world_epoch();
         size_t reserved = heap_reserve(min, want, budget_limit(attempt));
         if (reserved) {
             char *chunk = heap_take_chunk(min, reserved, got);
@@ -133,14 +141,15 @@ static char *obtain_chunk(corral_thread *self, size_t min, size_t want, size_t *
                 return chunk;
             }
         }
-        if (!collect_for_request(self, attempt, min, "alloc"))
-            return NULL;
+        attempt = collect_for_request(self, attempt, seen, min, "alloc");
     }
+    return NULL;
 }
 
 static void *allocate_large(corral_thread *self, size_t size)
 {
-    for (int attempt = 0;; attempt++) {
+    for (int attempt = 0; attempt >= 0;) {
+        uint32_t seen = world_epoch();
         if (heap_reserve(size, size, budget_limit(attempt))) {
             void *object = los_alloc(size);
             if (object) {
@@ -149,9 +158,9 @@ static void *allocate_large(corral_thread *self, size_t size)
             }
             heap_unreserve(size);
         }
-        if (!collect_for_request(self, attempt, size, "alloc-large"))
-            return out_of_memory(size);
+        attempt = collect_for_request(self, attempt, seen, size, "alloc-large");
     }
+    return out_of_memory(size);
 }
 
 static void *allocate_small(corral_thread *self, size_t size)
@@ -194,7 +203,8 @@ static void *allocate_headerless(corral_thread *self, const corral_type *type, s
     *entry = (corral_typed_tlab){0};
     /* Allocation stress counts in the slow path: one slot at a time. */
     bool one_slot = stress_counts_allocations();
-    for (int attempt = 0;; attempt++) {
+    for (int attempt = 0; attempt >= 0;) {
+        uint32_t seen = world_epoch();
         size_t reserved = heap_reserve(size, one_slot ? size : tlab_size, budget_limit(attempt));
         if (reserved) {
             size_t got;
@@ -212,9 +222,9 @@ static void *allocate_headerless(corral_thread *self, const corral_type *type, s
                 return run;
             }
         }
-        if (!collect_for_request(self, attempt, size, "alloc"))
-            return out_of_memory(size);
+        attempt = collect_for_request(self, attempt, seen, size, "alloc");
     }
+    return out_of_memory(size);
 }
 
 static _Noreturn void bad_request(const corral_type *type, uint64_t length, const char *problem)
@@ -239,10 +249,11 @@ static void *allocate(corral_thread *self, const corral_type *type, uint64_t len
         return out_of_memory((size_t)ALLOC_MAX_OBJECT);
     size_t size = object_size_for(type, length);
     self->allocations++;
+    uint32_t seen = world_epoch(); /* before done is read: see gc_collect_since */
     if (stress_allocation_due(self))
         gc_collect(self, "stress-alloc", GC_WANT_ANY);
     else if (young_marker_done()) /* the concurrent marker waits for the second pause */
-        gc_collect(self, "concurrent-mark", GC_WANT_ANY);
+        gc_collect_since(self, "concurrent-mark", GC_WANT_ANY, seen);
     if (type->flags & CORRAL_TYPE_HEADERLESS) {
         void *object = allocate_headerless(self, type, size);
         if (object && !zero_chunks)

@@ -237,7 +237,7 @@ static void collect_from_stw(stop_report *stop, void *context)
         atomic_store_explicit(&collections, cycle->number, memory_order_release);
 }
 
-void gc_collect(corral_thread *self, const char *cause, gc_want want)
+bool gc_collect_since(corral_thread *self, const char *cause, gc_want want, uint32_t since)
 {
     gc_cycle cycle;
     memset(&cycle, 0, sizeof cycle);
@@ -247,12 +247,25 @@ void gc_collect(corral_thread *self, const char *cause, gc_want want)
     /* Another thread collected while we waited: enough, unless it was a minor
      * collection and a major one was wanted (corral_collect promises one). */
     uint64_t released_ns;
-    while (!world_collect(self, collect_from_stw, &cycle, &released_ns))
+    for (;;) {
+        world_collect_outcome outcome =
+            world_collect(self, since, collect_from_stw, &cycle, &released_ns);
+        if (outcome == WORLD_COLLECTED)
+            break;
+        if (outcome == WORLD_OVERTAKEN)
+            return false;
         if (want != GC_WANT_MAJOR ||
             atomic_load_explicit(&major_collections, memory_order_acquire) != majors)
-            return;
+            return true;
+    }
     cycle.pause_ns = released_ns - cycle.request_ns;
     stats_record_cycle(&cycle);
     stats_log_cycle(&cycle);
     roots_run_finalizers();
+    return true;
+}
+
+void gc_collect(corral_thread *self, const char *cause, gc_want want)
+{
+    gc_collect_since(self, cause, want, WORLD_EPOCH_OWN);
 }

@@ -77,6 +77,10 @@ typedef struct gc_cycle {
 /* Runs a collection (or waits for one another thread runs). Thread: MANAGED,
  * anchor recorded by the runtime entry that calls this. */
 void gc_collect(corral_thread *self, const char *cause, gc_want want);
+/* The same for a request whose reason was seen at GC epoch since
+ * (world_epoch): returns false, having done nothing, when a collection
+ * began and ended after it (the reason may be gone: look again). */
+bool gc_collect_since(corral_thread *self, const char *cause, gc_want want, uint32_t since);
 /* Number of collections completed (relaxed read). */
 uint64_t gc_count(void);
 

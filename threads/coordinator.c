@@ -200,16 +200,24 @@ static bool wait_for_last_parked(corral_thread *self, uint32_t even_epoch)
     return atomic_load_explicit(&corral_gc_epoch, memory_order_acquire) == even_epoch;
 }
 
-bool world_collect(corral_thread *self, stopped_world_fn body, void *context,
-                   uint64_t *released_ns)
+uint32_t world_epoch(void)
+{
+    return atomic_load_explicit(&corral_gc_epoch, memory_order_acquire);
+}
+
+world_collect_outcome world_collect(corral_thread *self, uint32_t since, stopped_world_fn body,
+                                    void *context, uint64_t *released_ns)
 {
     uint32_t state = atomic_load_explicit(&self->state, memory_order_relaxed);
     CORRAL_REQUIRE(state == THREAD_MANAGED, "%s requests a collection while %s", self->name,
                    thread_state_name(state));
+    bool any_later_will_do = !gc_epoch_in_progress(since);
     for (;;) {
         uint32_t epoch = atomic_load_explicit(&corral_gc_epoch, memory_order_acquire);
         if (gc_epoch_in_progress(epoch))
             break;
+        if (any_later_will_do && epoch != since)
+            return WORLD_OVERTAKEN;
         /* Another thread's collection, begun while we waited, is not ours
          * (an explicit or stress-scheduled request wants its own): look
          * again, as a request made now would. */
@@ -221,11 +229,11 @@ bool world_collect(corral_thread *self, stopped_world_fn body, void *context,
             uint64_t released = coordinate(self, epoch + 1, body, context);
             if (released_ns)
                 *released_ns = released;
-            return true;
+            return WORLD_COLLECTED;
         }
         break;
     }
     /* Another thread is collecting, or just finished: wait it out here. */
     world_park_self(self);
-    return false;
+    return WORLD_WAITED;
 }

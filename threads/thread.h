@@ -174,7 +174,9 @@ extern __thread corral_thread *corral_current_thread;
 
 /* The collection epoch: odd while a collection runs. Writer: the coordinator
  * (seq_cst stores, then membarrier in that mode). Readers: threads leaving
- * UNMANAGED/PARKED (after publishing MANAGED), futex waiters. */
+ * UNMANAGED/PARKED (after publishing MANAGED), futex waiters, and
+ * requesters, before they read what makes them want a collection
+ * (world_epoch, acquire: that collection's writes are then visible). */
 extern _Atomic uint32_t corral_gc_epoch;
 
 static inline bool gc_epoch_in_progress(uint32_t epoch)

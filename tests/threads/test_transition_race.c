@@ -101,7 +101,8 @@ static void race_case(void *arg)
             corral_collect(); /* a real, moving collection now and then */
             continue;
         }
-        bodies += world_collect(self, watch_steps_from_stw, NULL, NULL);
+        bodies += world_collect(self, WORLD_EPOCH_OWN, watch_steps_from_stw, NULL, NULL) ==
+                  WORLD_COLLECTED;
     }
     atomic_store(&stop_togglers, true);
     corral_enter_unmanaged();
