@@ -102,17 +102,22 @@ static void sweep_young_from_stw(gc_cycle *cycle, size_t live_before)
 {
     const corral_config *config = &corral_runtime_config;
     bool keep_young = generation_keeps_young();
+    gc_phase_stats *stats = &cycle->phases[GC_PHASE_FINISH];
     uint64_t start = gc_workers_now_ns();
     /* Before the nursery's sweep: remset_rescan_from_stw reads every age bit. */
-    typed_space_sweep typed = typed_space_sweep_from_stw(true, keep_young, config->stress_poison);
+    typed_space_sweep typed =
+        typed_space_sweep_from_stw(true, keep_young, config->stress_poison, stats);
     cycle->promoted_bytes = typed.promoted_bytes +
                             heap_sweep_young_from_stw(config->stress_poison, keep_young,
-                                                      cycle->marked_bytes, typed.young_bytes);
+                                                      cycle->marked_bytes, typed.young_bytes,
+                                                      stats);
     if (keep_young)
         remset_rescan_from_stw(); /* reads the young large objects: before their sweep */
     cycle->los_live_bytes = los_sweep_from_stw(true);
-    cycle->phases[GC_PHASE_FINISH].name = "sweep";
-    cycle->phases[GC_PHASE_FINISH].wall_ns = gc_workers_now_ns() - start;
+    /* The parallel parts' statistics, and the whole as the wall, as the
+     * compactor's phases count theirs. */
+    stats->name = "sweep";
+    stats->wall_ns = gc_workers_now_ns() - start;
     cycle->live_bytes = corral_heap.live_after_gc;
     generation_record_minor_from_stw(cycle->heap_before - live_before, cycle->marked_bytes,
                                      cycle->phases[GC_PHASE_MARK].wall_ns,
@@ -146,7 +151,7 @@ static void collect_all_from_stw(gc_cycle *cycle)
         mark_remark_check_from_stw(cycle);
     /* Headerless regions stay in place; the empty ones are given back before
      * the plan, which then frees them. */
-    typed_space_sweep_from_stw(false, false, config->stress_poison);
+    typed_space_sweep_from_stw(false, false, config->stress_poison, NULL);
     cycle->los_live_bytes = los_sweep_from_stw(generation_enabled());
     char *top_before = corral_heap.top;
     compact_plan plan;

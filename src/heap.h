@@ -33,6 +33,7 @@
 
 #include "heap_sizer.h"
 #include "object.h"
+#include "workers.h"
 
 #define HEAP_REGION_SHIFT CORRAL_REGION_SHIFT /* 256 KiB: the unit of compaction scheduling */
 #define HEAP_REGION_SIZE ((size_t)1 << HEAP_REGION_SHIFT)
@@ -278,10 +279,11 @@ void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_
  * from survivor_bytes and resets the allocation budget, not the sizer's
  * limit; typed_young_bytes are the headerless survivors kept young
  * (typed_space.h), counted in survivor_bytes and again at the next minor
- * collection like the nursery's. Returns the bytes that became old. */
+ * collection like the nursery's. Adds its parallel parts' statistics to
+ * *stats. Returns the bytes that became old. */
 #define HEAP_MIN_HOLE 256u
 size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_bytes,
-                                 size_t typed_young_bytes);
+                                 size_t typed_young_bytes, gc_phase_stats *stats);
 /* A concurrent minor collection begins marking (young_marker.h): the young
  * memory as it is now is what its sweep (heap_sweep_young_from_stw) will
  * cover, and the free ranges become the parts of today's that are new

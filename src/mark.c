@@ -494,19 +494,6 @@ static void resurrect(void *object, void *context)
     mark_push(0, object, 0);
 }
 
-static void merge_phase_stats(gc_phase_stats *into, const gc_phase_stats *more)
-{
-    into->wall_ns += more->wall_ns;
-    into->work_ns += more->work_ns;
-    into->idle_ns += more->idle_ns;
-    into->span_ns += more->span_ns;
-    into->steals += more->steals;
-    into->steal_attempts += more->steal_attempts;
-    into->wake_ns += more->wake_ns;
-    into->tail_ns += more->tail_ns;
-    into->cpu_ns += more->cpu_ns;
-}
-
 /* Marks from the roots (from_roots) or from what is already queued, then
  * decides the weak handles and the finalizable objects. */
 static void mark_and_decide_from_stw(gc_cycle *cycle, bool from_roots)
@@ -521,7 +508,7 @@ static void mark_and_decide_from_stw(gc_cycle *cycle, bool from_roots)
     if (cycle->finalizers_queued) {
         gc_phase_stats more = {0};
         run_mark_phase(cycle, false, false, &more);
-        merge_phase_stats(stats, &more);
+        gc_phase_stats_add(stats, &more);
     }
     collect_counters(cycle);
     /* Span: the longest discovery chain at the average cost per object. */

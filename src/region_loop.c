@@ -28,13 +28,8 @@ void region_loop_run(const char *name, size_t count,
     gc_parallel_range_init(&loop.range, count, 1);
     gc_phase_stats local = {0};
     gc_workers_run(name, region_loop_phase, &loop, &local);
-    if (stats) {
-        stats->wall_ns += local.wall_ns;
-        stats->work_ns += local.work_ns;
-        stats->idle_ns += local.idle_ns;
-        stats->span_ns += local.span_ns;
-        stats->workers = local.workers;
-    }
+    if (stats)
+        gc_phase_stats_add(stats, &local);
 }
 
 /* Clears every word of the bitmap (context) in regions [first, end). */

@@ -146,7 +146,8 @@ void stats_log_cycle(const gc_cycle *cycle)
     fprintf(out,
             "corral: gc %" PRIu64 " cause=%s kind=%s ttsp=%.3fms (slowest thread %u at %s) "
             "roots=%.2fms mark=%.2fms %s=%.2fms pause=%.2fms heap=%.1fM->%.1fM "
-            "live=%.1fM moved=%.1fM promoted=%.1fM threads=%zu workers=%u limit=%.1fM%s\n",
+            "live=%.1fM moved=%.1fM survived=%.1fM promoted=%.1fM threads=%zu workers=%u "
+            "limit=%.1fM%s\n",
             cycle->number, cycle->cause,
             cycle->concurrent_start ? "minor-start" : cycle->minor ? "minor" : "major",
             ms(cycle->ttsp_ns),
@@ -156,7 +157,8 @@ void stats_log_cycle(const gc_cycle *cycle)
                p[GC_PHASE_FINISH].wall_ns),
             ms(cycle->pause_ns), mib(cycle->heap_before), mib(cycle->heap_after),
             mib(cycle->live_bytes), mib(cycle->moved_bytes),
-            mib(cycle->minor ? cycle->marked_bytes : 0), cycle->thread_count, cycle->workers,
+            mib(cycle->minor ? cycle->marked_bytes : 0), mib(cycle->promoted_bytes),
+            cycle->thread_count, cycle->workers,
             mib(cycle->heap_limit), nursery);
     if (!(log & CORRAL_LOG_PHASES))
         return;

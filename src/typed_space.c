@@ -315,7 +315,8 @@ static void sweep_regions(unsigned worker, size_t first, size_t end, void *conte
     }
 }
 
-typed_space_sweep typed_space_sweep_from_stw(bool minor, bool keep_young, bool poison)
+typed_space_sweep typed_space_sweep_from_stw(bool minor, bool keep_young, bool poison,
+                                             gc_phase_stats *stats)
 {
     jobs.count = 0;
     PTR_TABLE_FOR_EACH(entry, &spaces) {
@@ -327,7 +328,7 @@ typed_space_sweep typed_space_sweep_from_stw(bool minor, bool keep_young, bool p
     }
     sweep_context sweep = {minor, keep_young, poison, 0, 0};
     if (jobs.count)
-        region_loop_run("headerless", jobs.count, sweep_regions, &sweep, NULL);
+        region_loop_run("headerless", jobs.count, sweep_regions, &sweep, stats);
     PTR_TABLE_FOR_EACH(entry, &spaces) {
         typed_space *space = (typed_space *)entry->value;
         size_t kept = 0;

@@ -40,6 +40,8 @@
 
 #include <corral.h>
 
+#include "workers.h"
+
 /* Takes a run of free slots of type (slot_bytes each) of at most max_bytes,
  * from its regions or from a region newly taken out of the free ranges;
  * returns the run's start and its length in *got, or NULL with *got = 0
@@ -73,8 +75,10 @@ typedef struct typed_space_sweep {
  * received no object since the last collection and hold no aging one:
  * their bits are as that collection left them, and the regions given out
  * while a concurrent collection marked (heap_is_newborn). Resets the
- * allocation cursors, past the regions found full, except those. */
-typed_space_sweep typed_space_sweep_from_stw(bool minor, bool keep_young, bool poison);
+ * allocation cursors, past the regions found full, except those. Adds the
+ * parallel part's statistics to *stats (stats may be NULL). */
+typed_space_sweep typed_space_sweep_from_stw(bool minor, bool keep_young, bool poison,
+                                             gc_phase_stats *stats);
 
 /* Before a generational major collection: no headerless object is aging. */
 void typed_space_forget_ages_from_stw(void);

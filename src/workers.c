@@ -385,6 +385,21 @@ double gc_predicted_speedup(uint64_t work_ns, uint64_t span_ns, unsigned n)
     return work / (span > per_worker ? span : per_worker);
 }
 
+void gc_phase_stats_add(gc_phase_stats *into, const gc_phase_stats *more)
+{
+    into->wall_ns += more->wall_ns;
+    into->work_ns += more->work_ns;
+    into->idle_ns += more->idle_ns;
+    into->span_ns += more->span_ns;
+    into->steals += more->steals;
+    into->steal_attempts += more->steal_attempts;
+    into->wake_ns += more->wake_ns;
+    into->tail_ns += more->tail_ns;
+    into->cpu_ns += more->cpu_ns;
+    if (more->workers > into->workers)
+        into->workers = more->workers;
+}
+
 void gc_phase_stats_print(FILE *out, const gc_phase_stats *stats)
 {
     fprintf(out,

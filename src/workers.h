@@ -96,6 +96,10 @@ void gc_phase_note_span(uint64_t ns);
 double gc_predicted_speedup(uint64_t work_ns, uint64_t span_ns, unsigned n);
 /* One line: name, wall, work, idle, span, steals, predicted speed-up at 4, 8, 16. */
 void gc_phase_stats_print(FILE *out, const gc_phase_stats *stats);
+/* Adds more's times and steals to into, a phase run in several parts: the
+ * spans add up too (the parts run one after another); workers is the most
+ * any part had. */
+void gc_phase_stats_add(gc_phase_stats *into, const gc_phase_stats *more);
 
 /* Monotonic nanoseconds, the clock every phase statistic uses. */
 uint64_t gc_workers_now_ns(void);

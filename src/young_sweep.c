@@ -37,6 +37,7 @@
 #include "gc.h"
 #include "fatal.h"
 #include "heap.h"
+#include "region_loop.h"
 #include "vec.h"
 #include "workers.h"
 
@@ -261,26 +262,6 @@ static void age_pieces(unsigned worker, size_t first, size_t end, void *context)
 
 /* ------------------------------------------------------------------ phases */
 
-typedef struct piece_phase {
-    gc_parallel_range claims;
-    void (*run)(unsigned worker, size_t first, size_t end, void *context);
-} piece_phase;
-
-static void piece_phase_body(unsigned worker, void *context)
-{
-    piece_phase *phase = context;
-    gc_parallel_for(&phase->claims, worker, phase->run, NULL);
-}
-
-static void run_piece_phase(const char *name,
-                            void (*run)(unsigned worker, size_t first, size_t end, void *context))
-{
-    piece_phase phase = {.run = run};
-    gc_parallel_range_init(&phase.claims, pieces.count, 1);
-    gc_phase_stats ignored = {0};
-    gc_workers_run(name, piece_phase_body, &phase, &ignored);
-}
-
 /* -------------------------------------------------------------------- join */
 
 /* The gaps of all pieces in address order, each trimmed where a survivor
@@ -471,14 +452,14 @@ void heap_end_marking_from_stw(void)
 }
 
 size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_bytes,
-                                 size_t typed_young_bytes)
+                                 size_t typed_young_bytes, gc_phase_stats *stats)
 {
     heap *h = &corral_heap;
     if (!h->marking_fence)
         take_condemned();
     collect_intervals();
     cut_pieces(keep_young);
-    run_piece_phase("sweep", sweep_pieces);
+    region_loop_run("sweep", pieces.count, sweep_pieces, NULL, stats);
     trim_gaps(poison);
     join();
     heap_reset_free_ranges_from_stw(swept.items, swept_origins.items, swept.count);
@@ -493,9 +474,8 @@ size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_b
         if (piece->young_start)
             VEC_PUSH(aging_spans, ((heap_free_range){piece->young_start, piece->young_end}));
     }
-    if (keep_young) {
-        run_piece_phase("age", age_pieces);
-    }
+    if (keep_young)
+        region_loop_run("age", pieces.count, age_pieces, NULL, stats);
     /* The objects that were aging are counted again among the survivors. */
     h->live_after_gc = h->live_after_gc - aging_bytes + survivor_bytes;
     aging_bytes = young + typed_young_bytes;

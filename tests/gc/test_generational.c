@@ -359,6 +359,23 @@ static void store_without_barrier(void *context)
     printf("not caught\n");
 }
 
+/* Two minor collections of a 2 MiB tree with aging, logged with their
+ * phases: the first keeps it young, the second promotes it. */
+static void log_two_survivals(void *context)
+{
+    (void)context;
+    run_setenv_list("CORRAL_GC_GENERATIONAL=1 CORRAL_GC_PROMOTE_AFTER=2 CORRAL_GC_THREADS=1 "
+                    "CORRAL_LOG=gc,phases");
+    if (corral_init(NULL) != 0 || corral_thread_attach() != 0)
+        bail_out("init: %s", corral_last_error());
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle tree = corral_handle_new(make_tree(16));
+    corral_collect_young();
+    corral_collect_young();
+    printf("checksum ok: %d\n", checksum(*tree) == expected_checksum(16));
+    corral_handle_scope_close(scope);
+}
+
 static void stress_minor_needs_generational(void *context)
 {
     (void)context;
@@ -369,7 +386,7 @@ static void stress_minor_needs_generational(void *context)
 
 int main(void)
 {
-    plan(15);
+    plan(17);
     tap_subtest("young garbage is reclaimed by minor collections", 60, young_garbage_reclaimed,
                 GENERATIONAL "CORRAL_GC_NURSERY=1M");
     tap_subtest("old-to-young stores survive minor collections", 60, old_to_young_kept,
@@ -413,6 +430,22 @@ int main(void)
     if (!WIFSIGNALED(missing.status) || !strstr(missing.output, "missing write barrier"))
         show_output(&missing);
     free(missing.output);
+
+    /* The log's promoted= printed the survivors, aging ones included. */
+    run_result logged = run_child(log_two_survivals, NULL, 60);
+    ok(exited_ok(&logged) && output_matches(logged.output, "checksum ok: 1") &&
+           output_matches(logged.output, "^corral: gc 1 cause=explicit-young kind=minor .* "
+                                         "survived=[1-9][0-9.]*M promoted=0\\.0M ") &&
+           output_matches(logged.output, "^corral: gc 2 cause=explicit-young kind=minor .* "
+                                         "survived=[1-9][0-9.]*M promoted=[1-9][0-9.]*M "),
+       "the log tells survivors kept young from promoted ones");
+    /* The sweep's parallel parts were run without statistics. */
+    ok(output_matches(logged.output, "^corral: gc 2   phase sweep: workers 1 wall [0-9.]+ ms "
+                                     "work [0-9.]*[1-9][0-9.]* ms"),
+       "the phases log counts the minor sweep's workers and work");
+    if (!exited_ok(&logged) || !strstr(logged.output, "promoted=0.0M"))
+        show_output(&logged);
+    free(logged.output);
 
     run_result config = run_child(stress_minor_needs_generational, NULL, 30);
     ok(output_matches(config.output,
