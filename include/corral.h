@@ -346,6 +346,13 @@ CORRAL_LEAF void corral_weak_free(corral_weak *weak);
 /* Pinning: a pinned object neither moves nor dies until unpinned; pins nest. */
 CORRAL_LEAF void corral_pin(corral_ref object);
 CORRAL_LEAF void corral_unpin(corral_ref object);
+/* For managed code that keeps raw pointers into object in memory (a struct,
+ * a global, a local whose address it passes on) while its caller holds the
+ * pin: returns when object cannot move (pinned by corral_pin, large,
+ * headerless, or of a pinned type) and dies naming it otherwise. corralc
+ * accepts such stores in a function that calls this on the object, as it
+ * does after a corral_pin there (docs/managed-c.md). */
+CORRAL_LEAF void corral_require_pinned(corral_ref object);
 
 /* ---------------------------------------------------------------------------
  * Statistics and the per-GC callback

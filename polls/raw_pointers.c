@@ -265,15 +265,17 @@ static void pin_raw_arguments(polls_pass *pass, LLVMValueRef function, LLVMValue
 
 /* ---- raw pointers stored to memory */
 
-/* Whether function pins object (corral_pin) somewhere: then a raw pointer
- * into it may be kept in memory, as docs/managed-c.md allows. */
+/* Whether function pins object (corral_pin) somewhere, or states that its
+ * caller holds the pin (corral_require_pinned, checked at run time): then a
+ * raw pointer into it may be kept in memory, as docs/managed-c.md allows. */
 static int pins_object(LLVMValueRef function, LLVMValueRef object)
 {
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
              inst = LLVMGetNextInstruction(inst)) {
-            if (is_call_to(inst, "corral_pin") && object_of_address(LLVMGetOperand(inst, 0)) == object)
+            if ((is_call_to(inst, "corral_pin") || is_call_to(inst, "corral_require_pinned")) &&
+                object_of_address(LLVMGetOperand(inst, 0)) == object)
                 return 1;
         }
     return 0;
@@ -309,7 +311,8 @@ static void check_raw_pointer_stores(polls_pass *pass, LLVMValueRef function)
                        "raw pointer made from a reference stored to memory (%s), where the pass "
                        "cannot follow it: the object may move while it is kept there; keep it "
                        "in a local (pass the object and an offset), or pin the object "
-                       "(corral_pin) in this function",
+                       "(corral_pin) in this function, or, when the caller holds the pin, say "
+                       "so (corral_require_pinned)",
                        where);
             free(where);
         }

@@ -7,6 +7,7 @@
 #include <urcu/list.h>
 
 #include "fatal.h"
+#include "heap.h"
 #include "object.h"
 #include "ptr_table.h"
 #include "tagged.h"
@@ -286,6 +287,26 @@ void corral_unpin(corral_ref object)
     if (--entry->value == 0)
         ptr_table_remove(&pins, (void *)object);
     pthread_mutex_unlock(&pin_lock);
+}
+
+void corral_require_pinned(corral_ref object)
+{
+    if (!object)
+        CORRAL_FATAL("corral_require_pinned: NULL object");
+    /* Large objects and pinned types live outside the regions; headerless
+     * regions stay in place. */
+    if (!heap_contains(object) || region_headerless_type(object))
+        return;
+    pthread_mutex_lock(&pin_lock);
+    bool pinned = ptr_table_contains(&pins, object);
+    pthread_mutex_unlock(&pin_lock);
+    if (!pinned) {
+        const corral_type *type = object_type(object);
+        CORRAL_FATAL("corral_require_pinned: object %p of type '%s' is not pinned: the code "
+                     "that calls this keeps raw pointers into it in memory, so its caller must "
+                     "pin it (corral_pin) for as long as they are kept",
+                     (void *)object, type && type->name ? type->name : "?");
+    }
 }
 
 size_t roots_pin_table_capacity(void)

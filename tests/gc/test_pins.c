@@ -4,6 +4,8 @@
  * throughout still never move. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "c_trees.h"
 #include "corral_test.h"
@@ -115,11 +117,49 @@ static void pin_counts_survive_rebuilds(void *arg)
     is_int(roots_pin_table_capacity(), 64, "the last unpin leaves the minimum table");
 }
 
+/* corral_require_pinned returns for objects that cannot move. */
+static void require_pinned_accepts(void *arg)
+{
+    (void)arg;
+    test_start("CORRAL_GC_STRESS=move-all", true);
+    corral_handle_scope scope = corral_handle_scope_open();
+    node *n = make_tree(0);
+    corral_pin(n);
+    corral_require_pinned(n);
+    corral_unpin(n);
+    static const corral_type big_type = CORRAL_DATA_ARRAY_TYPE("big", char);
+    corral_require_pinned(corral_alloc_array(&big_type, 1 << 20)); /* large: never moves */
+    static const corral_type flat_type = CORRAL_HEADERLESS_LEAF_TYPE("flat", double);
+    corral_require_pinned(corral_alloc(&flat_type)); /* headerless: never moves */
+    pass("a pinned, a large and a headerless object are accepted");
+    corral_handle_scope_close(scope);
+}
+
+/* ... and dies naming an object that can move. */
+static void require_pinned_unpinned(void *context)
+{
+    (void)context;
+    test_start("", true);
+    corral_require_pinned(make_tree(0));
+    printf("returned\n");
+}
+
 int main(void)
 {
-    plan(2);
+    plan(4);
     tap_subtest("3 M pin/unpin pairs: the table shrinks, held pins stay put", 120,
                 pin_table_shrinks, NULL);
     tap_subtest("pin counts survive rebuilds", 60, pin_counts_survive_rebuilds, NULL);
+    tap_subtest("corral_require_pinned accepts objects that cannot move", 60,
+                require_pinned_accepts, NULL);
+    run_result unpinned = run_child(require_pinned_unpinned, NULL, 60);
+    ok(WIFSIGNALED(unpinned.status) && !strstr(unpinned.output, "returned") &&
+           output_matches(unpinned.output,
+                          "corral: fatal: corral_require_pinned: object 0x[0-9a-f]+ of type "
+                          "'node' is not pinned: .* its caller must pin it \\(corral_pin\\)"),
+       "corral_require_pinned dies naming an unpinned object");
+    if (!strstr(unpinned.output, "is not pinned"))
+        show_output(&unpinned);
+    free(unpinned.output);
     return done_testing();
 }

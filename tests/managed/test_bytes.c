@@ -97,13 +97,44 @@ static void bytes_to_unmanaged_c(void *arg)
     is_int(b->data[1] + in->data[1], 2 * 'h', "and both are intact");
 }
 
+/* A reader keeps its cursor in memory, where the pass cannot follow it; its
+ * caller holds the pin, and the function that stores the cursor says so.
+ * Not static: the pass would inline a static one into the caller. */
+typedef struct reader {
+    char *cursor;
+} reader;
+
+void reader_open(reader *r, bytesref b);
+void reader_open(reader *r, bytesref b)
+{
+    corral_require_pinned(b);
+    r->cursor = (char *)b->data;
+}
+
+static void cursor_kept_by_a_callee(void *arg)
+{
+    test_start(arg, true);
+    bytesref b = new_bytes(32);
+    memcpy((char *)b->data, "pinned by the caller", 21);
+    corral_pin(b);
+    reader r;
+    reader_open(&r, b);
+    bytesref before = b;
+    corral_collect();
+    ok(b == before, "the pinned array stayed in place");
+    is_str(r.cursor, "pinned by the caller", "a cursor a callee kept in a struct reads it");
+    corral_unpin(b);
+}
+
 int main(void)
 {
-    plan(3);
+    plan(4);
     tap_subtest("memcpy and strlen on managed bytes", 60, copy_in_and_out, MOVING_STRESS);
     tap_subtest("raw pointers across moving collections", 60, raw_pointer_across_collections,
                 MOVING_STRESS);
     tap_subtest("managed bytes to unmanaged C, pinned for the call", 60, bytes_to_unmanaged_c,
                 MOVING_STRESS);
+    tap_subtest("a callee keeps a raw pointer in memory while its caller pins", 60,
+                cursor_kept_by_a_callee, MOVING_STRESS);
     return done_testing();
 }

@@ -2,12 +2,14 @@
 ; follow: here a cursor local whose address a parser takes (parse(&cursor)),
 ; a common C shape; a moving collection inside parse left it stale, and the
 ; program printed a wrong result. The second function pins the object first,
-; which docs/managed-c.md allows.
+; which docs/managed-c.md allows; the third says that its caller holds the
+; pin (corral_require_pinned, checked at run time).
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
 declare i64 @parse(ptr)
 declare void @corral_pin(ptr addrspace(1))
+declare void @corral_require_pinned(ptr addrspace(1))
 
 define i64 @parse_text(ptr addrspace(1) %text) {
   %cursor = alloca ptr
@@ -21,6 +23,16 @@ define i64 @parse_text(ptr addrspace(1) %text) {
 define i64 @parse_pinned(ptr addrspace(1) %text) {
   %cursor = alloca ptr
   call void @corral_pin(ptr addrspace(1) %text)
+  %data = getelementptr i8, ptr addrspace(1) %text, i64 16
+  %raw = addrspacecast ptr addrspace(1) %data to ptr
+  store ptr %raw, ptr %cursor
+  %n = call i64 @parse(ptr %cursor)
+  ret i64 %n
+}
+
+define i64 @parse_caller_pinned(ptr addrspace(1) %text) {
+  %cursor = alloca ptr
+  call void @corral_require_pinned(ptr addrspace(1) %text)
   %data = getelementptr i8, ptr addrspace(1) %text, i64 16
   %raw = addrspacecast ptr addrspace(1) %data to ptr
   store ptr %raw, ptr %cursor
