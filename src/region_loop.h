@@ -10,8 +10,10 @@
 #include "workers.h"
 
 /* Runs body over regions [0, count) on the active workers, one region per
- * claim, as a phase named name; adds its statistics to *stats
- * (gc_phase_stats_add; stats may be NULL). From the stopped world, between phases. */
+ * claim, as a phase named name (or over other items at most a region each:
+ * the minor sweep's pieces, the headerless regions to sweep); adds its
+ * statistics to *stats (gc_phase_stats_add; stats may be NULL). From the
+ * stopped world, between phases. */
 void region_loop_run(const char *name, size_t count,
                      void (*body)(unsigned worker, size_t first, size_t end, void *context),
                      void *context, gc_phase_stats *stats);

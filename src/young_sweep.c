@@ -260,8 +260,6 @@ static void age_pieces(unsigned worker, size_t first, size_t end, void *context)
     }
 }
 
-/* ------------------------------------------------------------------ phases */
-
 /* -------------------------------------------------------------------- join */
 
 /* The gaps of all pieces in address order, each trimmed where a survivor
