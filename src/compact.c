@@ -455,7 +455,7 @@ void compact_plan_from_stw(gc_cycle *cycle, compact_plan *plan)
         assign_destinations(plan);
     link_sources_to_destinations(plan);
     region_loop_run("forwarding", plan->used_regions, compute_block_destinations, plan, stats);
-    stats->wall_ns = gc_workers_now_ns() - start;
+    gc_phase_stats_close(stats, start);
 }
 
 const char *compact_plan_check(const compact_plan *plan)
@@ -864,5 +864,5 @@ void compact_finish_from_stw(gc_cycle *cycle, compact_plan *plan)
         corral_heap.region_moves[r] = 0;
     heap_reset_free_ranges_from_stw(ranges, NULL, plan->free_ranges.count);
     VEC_FREE(plan->free_ranges);
-    cycle->phases[GC_PHASE_FINISH].wall_ns = gc_workers_now_ns() - start;
+    gc_phase_stats_close(&cycle->phases[GC_PHASE_FINISH], start);
 }

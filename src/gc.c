@@ -114,10 +114,10 @@ static void sweep_young_from_stw(gc_cycle *cycle, size_t live_before)
     if (keep_young)
         remset_rescan_from_stw(); /* reads the young large objects: before their sweep */
     cycle->los_live_bytes = los_sweep_from_stw(true);
-    /* The parallel parts' statistics, and the whole as the wall, as the
-     * compactor's phases count theirs. */
+    /* The parallel parts' statistics and the serial rest, as the compactor's
+     * phases count theirs. */
     stats->name = "sweep";
-    stats->wall_ns = gc_workers_now_ns() - start;
+    gc_phase_stats_close(stats, start);
     cycle->live_bytes = corral_heap.live_after_gc;
     generation_record_minor_from_stw(cycle->heap_before - live_before, cycle->marked_bytes,
                                      cycle->phases[GC_PHASE_MARK].wall_ns,

@@ -400,6 +400,18 @@ void gc_phase_stats_add(gc_phase_stats *into, const gc_phase_stats *more)
         into->workers = more->workers;
 }
 
+void gc_phase_stats_close(gc_phase_stats *stats, uint64_t start_ns)
+{
+    uint64_t wall = gc_workers_now_ns() - start_ns;
+    uint64_t serial = wall > stats->wall_ns ? wall - stats->wall_ns : 0;
+    unsigned workers = stats->workers ? stats->workers : 1;
+    stats->work_ns += serial;
+    stats->span_ns += serial;
+    stats->idle_ns += serial * (workers - 1);
+    stats->wall_ns = wall;
+    stats->workers = workers;
+}
+
 void gc_phase_stats_print(FILE *out, const gc_phase_stats *stats)
 {
     fprintf(out,

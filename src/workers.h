@@ -100,6 +100,13 @@ void gc_phase_stats_print(FILE *out, const gc_phase_stats *stats);
  * spans add up too (the parts run one after another); workers is the most
  * any part had. */
 void gc_phase_stats_add(gc_phase_stats *into, const gc_phase_stats *more);
+/* Ends a phase run in parts (gc_phase_stats_add), begun at start_ns: the wall becomes
+ * now - start_ns. The time outside the parts' walls (the collecting thread's code between
+ * them, and its wake-up when a part's last worker returns) counts as work and as span (no
+ * worker count shortens it), and as idle for the other workers, so that
+ * work + idle + wake + tail == wall x workers still holds when every part ran on the same
+ * workers. */
+void gc_phase_stats_close(gc_phase_stats *stats, uint64_t start_ns);
 
 /* Monotonic nanoseconds, the clock every phase statistic uses. */
 uint64_t gc_workers_now_ns(void);

@@ -230,6 +230,9 @@ static TAP_UNUSED void tap_sleep_ns(uint64_t ns)
 #define TAP_UNDER_TSAN 1
 #endif
 #endif
+#if defined(__SANITIZE_THREAD__) && !defined(TAP_UNDER_TSAN) /* GCC's spelling */
+#define TAP_UNDER_TSAN 1
+#endif
 #ifndef TAP_UNDER_TSAN
 #define TAP_UNDER_TSAN 0
 #endif

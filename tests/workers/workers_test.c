@@ -464,6 +464,43 @@ static void run_stats(void *argument)
     gc_workers_stop();
 }
 
+/* A phase run in two parts with serial code before, between and after them, as the
+ * compactor's plan and the minor sweep run theirs. */
+static void run_stats_in_parts(void *argument)
+{
+    (void)argument;
+    enum { WORKERS = 4, SERIAL_NS = 3 * 1000 * 1000 };
+    gc_workers_start(WORKERS);
+    gc_phase_stats whole = {0}, part;
+    uint64_t start = gc_workers_now_ns();
+    spin_ns(SERIAL_NS / 3);
+    uint64_t parts_work = 0, parts_span = 0;
+    for (int i = 0; i < 2; i++) {
+        gc_parallel_range range;
+        gc_parallel_range_init(&range, ITEMS, 16);
+        gc_workers_run("part", stats_phase, &range, &part);
+        parts_work += part.work_ns;
+        parts_span += part.span_ns;
+        gc_phase_stats_add(&whole, &part);
+        spin_ns(SERIAL_NS / 3);
+    }
+    uint64_t parts_wall = whole.wall_ns;
+    gc_phase_stats_close(&whole, start);
+    diag_stats(&whole);
+    uint64_t serial = whole.wall_ns - parts_wall;
+    ok(serial >= SERIAL_NS / 3 * 3, "the serial code is the wall outside the parts: %.2f ms",
+       serial / 1e6);
+    ok(whole.work_ns == parts_work + serial, "serial code counts as work");
+    ok(whole.span_ns == parts_span + serial, "and as span: no worker count shortens it");
+    ok(whole.work_ns + whole.idle_ns + whole.wake_ns + whole.tail_ns ==
+           whole.wall_ns * WORKERS,
+       "work + idle + wake + tail == wall x workers still holds");
+    double predicted = gc_predicted_speedup(whole.work_ns, whole.span_ns, 16);
+    ok(predicted <= (double)whole.work_ns / (double)serial,
+       "the prediction at 16 workers (x%.2f) is bound by the serial code", predicted);
+    gc_workers_stop();
+}
+
 static void test_predicted_speedup(void)
 {
     ok(gc_predicted_speedup(100, 10, 4) == 4.0, "work 100 span 10: x4 on 4 workers");
@@ -544,6 +581,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof for_sizes / sizeof for_sizes[0]; i++)
         test_parallel_for(for_sizes[i]);
     tap_subtest("phase statistics add up", 30, run_stats, NULL);
+    tap_subtest("a phase in parts counts its serial code", 30, run_stats_in_parts, NULL);
     tap_subtest("a nested phase is fatal", 20, run_nested_is_fatal, NULL);
     tap_subtest("cost of an empty phase", 60, measure_phase_cost, NULL);
     return done_testing();
