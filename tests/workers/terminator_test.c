@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <time.h>
 
 static uint64_t test_seed;
@@ -146,8 +147,11 @@ static void process_node(tree_walk *walk, unsigned worker, gc_task task)
 static void walk_phase(unsigned worker, void *argument)
 {
     tree_walk *walk = argument;
-    if (pthread_getcpuclockid(pthread_self(), &walk->worker_clock[worker]) == 0)
-        atomic_store_explicit(&walk->worker_clock_set[worker], true, memory_order_release);
+    /* Without its clock the holder would wait for it until the subtest's timeout. */
+    int error = pthread_getcpuclockid(pthread_self(), &walk->worker_clock[worker]);
+    if (error)
+        bail_out("worker %u: pthread_getcpuclockid: %s", worker, strerror(error));
+    atomic_store_explicit(&walk->worker_clock_set[worker], true, memory_order_release);
     gc_task task;
     uint64_t processed = 0;
     while (gc_work_queues_next(&walk->queues, worker, &task)) {
