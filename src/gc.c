@@ -102,6 +102,7 @@ static void sweep_young_from_stw(gc_cycle *cycle, size_t live_before)
 {
     const corral_config *config = &corral_runtime_config;
     bool keep_young = generation_keeps_young();
+    size_t aging_before = heap_aging_bytes();
     gc_phase_stats *stats = &cycle->phases[GC_PHASE_FINISH];
     uint64_t start = gc_workers_now_ns();
     /* Before the nursery's sweep: remset_rescan_from_stw reads every age bit. */
@@ -119,6 +120,7 @@ static void sweep_young_from_stw(gc_cycle *cycle, size_t live_before)
     stats->name = "sweep";
     gc_phase_stats_close(stats, start);
     cycle->live_bytes = corral_heap.live_after_gc;
+    generation_record_aging_from_stw(aging_before, cycle->promoted_bytes);
     generation_record_minor_from_stw(cycle->heap_before - live_before, cycle->marked_bytes,
                                      cycle->phases[GC_PHASE_MARK].wall_ns,
                                      cycle->phases[GC_PHASE_FINISH].wall_ns);
@@ -180,6 +182,7 @@ static void collect_from_stw(stop_report *stop, void *context)
         cycle->want = GC_WANT_MAJOR;
     cycle->heap_before = corral_heap.live_after_gc +
                          atomic_load_explicit(&corral_heap.allocated_since_gc, memory_order_relaxed);
+    generation_note_heap_from_stw(cycle->heap_before);
     cycle->minor = generation_choose_minor_from_stw(cycle->want);
     /* A minor collection while one is open is its second pause. */
     bool second_pause = concurrent_open && cycle->minor;

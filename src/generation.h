@@ -57,8 +57,15 @@ bool generation_enabled(void);
 bool generation_keeps_young(void);
 /* The allocation limit before the first collection of a request: the heap
  * limit, or the old space plus a nursery when that comes first (while a
- * concurrent minor collection marks, the heap limit). */
+ * concurrent minor collection marks, the heap limit). Objects kept young
+ * (aging), while most of those before them died, may take the heap past
+ * the limit, up to the largest heap a collection has started from. */
 size_t generation_allocation_limit(size_t heap_limit);
+/* From the stopped world, each collection: the heap it starts from. */
+void generation_note_heap_from_stw(size_t heap_before);
+/* From the stopped world, after a minor collection's sweep: the bytes it
+ * found aging, and the bytes it promoted (those of them that survived). */
+void generation_record_aging_from_stw(size_t aging_before, size_t promoted_bytes);
 /* From the stopped world: whether this collection is a minor one. */
 bool generation_choose_minor_from_stw(gc_want want);
 /* After the stack walk: a thread with llvm.gcroot frames (shadow-stack

@@ -319,6 +319,9 @@ static inline bool heap_is_newborn(const void *object)
 }
 /* Before a major collection: no object is aging any more. */
 void heap_forget_ages_from_stw(void);
+/* Bytes of the objects the last minor collection kept young (aging); 0
+ * after a major collection or without aging. */
+size_t heap_aging_bytes(void);
 
 /* What vacated memory is filled with under CORRAL_GC_STRESS=poison: a stale
  * reference then reads it as its header (the verifier and the fatal reports

@@ -87,7 +87,11 @@ static VEC(heap_free_range) trimmed_free;
  * new_blocks too). Collector only, world stopped. */
 static VEC(size_t) newborn_regions;
 static VEC(heap_free_range) aging_spans; /* sorted, disjoint */
-static size_t aging_bytes;               /* bytes of the objects in them */
+/* Bytes of the objects in them. Writer: the collector, world stopped.
+ * Readers: the collector, and allocating threads on the slow path
+ * (heap_aging_bytes), after the coordinator's release of the stopped
+ * threads, which orders them after the write. */
+static size_t aging_bytes;
 
 static void add_interval(char *start, char *end, piece_kind kind)
 {
@@ -478,6 +482,11 @@ size_t heap_sweep_young_from_stw(bool poison, bool keep_young, size_t survivor_b
     h->live_after_gc = h->live_after_gc - aging_bytes + survivor_bytes;
     aging_bytes = young + typed_young_bytes;
     return promoted;
+}
+
+size_t heap_aging_bytes(void)
+{
+    return aging_bytes;
 }
 
 void heap_forget_ages_from_stw(void)

@@ -289,6 +289,114 @@ static void nursery_follows_old_space(void *arg)
     corral_handle_scope_close(scope);
 }
 
+/* Each minor collection's heap before and after, as the GC callback sees it. */
+enum { RECORDED_MINORS = 4 };
+static _Atomic int minors_seen;
+static uint64_t minor_heap_before[RECORDED_MINORS], minor_heap_after[RECORDED_MINORS];
+
+static void record_minor(const corral_gc_info *info, void *context)
+{
+    (void)context;
+    if (info->minor != 1)
+        return;
+    int i = atomic_fetch_add(&minors_seen, 1);
+    if (i < RECORDED_MINORS) {
+        minor_heap_before[i] = info->heap_before;
+        minor_heap_after[i] = info->heap_after;
+    }
+}
+
+/* Keeps a tree of 2^depth - 1 32-byte nodes through this many minor
+ * collections (allocating garbage), then drops it. */
+static void tree_through_minors(int depth, uint64_t minors)
+{
+    corral_handle tree = corral_handle_new(make_tree(depth));
+    uint64_t until = stats_now().minor_collections + minors;
+    while (stats_now().minor_collections < until)
+        for (int i = 0; i < 1024; i++)
+            leaf(i);
+    *tree = NULL;
+}
+
+/* How the last minor collection's aging went before the measured one. */
+typedef enum aging_before_measure {
+    AGING_DIED,     /* an 8 MiB tree aged, then died young */
+    AGING_PROMOTED, /* a 2 MiB tree aged, then became old */
+} aging_before_measure;
+
+/* A fixed 16 MiB nursery under a 16 MiB heap limit (CORRAL_HEAP_MIN, and
+ * CORRAL_HEAP_EXPANSIVENESS=0 so no major collection raises it): an 8 MiB
+ * tree survives a minor collection and is kept young one more (aging).
+ * What ages dies or becomes old at the next one, as in a survivor space,
+ * so the heap may pass the limit by it when two things hold: the heap has
+ * been larger (held_before: a 32 MiB tree built and dropped first), and
+ * what aged before died young. Then the whole 16 MiB is allocated before
+ * the next minor collection. In a heap never larger (as in a growth phase)
+ * the limit holds: 8 MiB, what it leaves beside the tree; and after what
+ * aged became old, about 6 MiB (the 2 MiB tree is old by then). */
+static void aging_room_under_limit(bool held_before, aging_before_measure before)
+{
+    const double mib = 1 << 20;
+    corral_handle_scope scope = corral_handle_scope_open();
+    if (held_before) {
+        corral_handle big = corral_handle_new(make_tree(19)); /* 32 MiB */
+        corral_collect();
+        *big = NULL;
+        corral_collect(); /* nothing live: the limit is 16 MiB again */
+    }
+    if (before == AGING_DIED)
+        tree_through_minors(17, 1);
+    else
+        tree_through_minors(15, 2);
+    uint64_t majors_before = stats_now().collections - stats_now().minor_collections;
+    corral_set_gc_callback(record_minor, NULL);
+    corral_handle tree = corral_handle_new(make_tree(17)); /* 8 MiB of 32-byte nodes */
+    while (atomic_load(&minors_seen) < 1)
+        leaf(0);
+    is_int(checksum(*tree), expected_checksum(17), "the tree survived a minor collection");
+    *tree = NULL;
+    while (atomic_load(&minors_seen) < 2)
+        leaf(0);
+    double old = before == AGING_DIED ? 0 : 2;
+    double aging = (double)minor_heap_after[0] / mib - old;
+    double allocated = (double)(minor_heap_before[1] - minor_heap_after[0]) / mib;
+    ok(aging >= 7.5 && aging <= 9, "the first kept the tree young: %.2f MiB after it", aging);
+    if (held_before && before == AGING_DIED)
+        ok(allocated >= 15 && allocated <= 17,
+           "the whole nursery was allocated before the second: %.2f MiB", allocated);
+    else
+        ok(allocated >= 8 - old - 1 && allocated <= 8 - old + 1,
+           "the limit less the tree was allocated before the second: %.2f MiB", allocated);
+    ok(minor_heap_after[1] < (old + 1) * mib, "where the tree died young: %.2f MiB after it",
+       (double)minor_heap_after[1] / mib);
+    corral_stats stats = stats_now();
+    is_int((long)(stats.collections - stats.minor_collections - majors_before), 0,
+           "no major collection ran");
+    corral_handle_scope_close(scope);
+}
+
+static void aging_room_once_held(void *arg)
+{
+    test_start(arg, true);
+    aging_room_under_limit(true, AGING_DIED);
+}
+
+static void aging_room_while_growing(void *arg)
+{
+    test_start(arg, true);
+    aging_room_under_limit(false, AGING_DIED);
+}
+
+static void aging_room_after_promotion(void *arg)
+{
+    test_start(arg, true);
+    aging_room_under_limit(true, AGING_PROMOTED);
+}
+
+#define AGING_UNDER_LIMIT                                                                        \
+    "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_THREADS=1 CORRAL_GC_NURSERY=16M CORRAL_HEAP_MIN=16M "   \
+    "CORRAL_HEAP_MAX=256M CORRAL_HEAP_EXPANSIVENESS=0"
+
 /* Minor collections while a list of this many bytes of 32-byte nodes is
  * built and kept (every young node survives), and its length. */
 static uint64_t minors_building_list(corral_handle head, size_t bytes, long *length)
@@ -386,7 +494,7 @@ static void stress_minor_needs_generational(void *context)
 
 int main(void)
 {
-    plan(17);
+    plan(20);
     tap_subtest("young garbage is reclaimed by minor collections", 60, young_garbage_reclaimed,
                 GENERATIONAL "CORRAL_GC_NURSERY=1M");
     tap_subtest("old-to-young stores survive minor collections", 60, old_to_young_kept,
@@ -408,6 +516,12 @@ int main(void)
 
     tap_subtest("the auto nursery follows the old space", 60, nursery_follows_old_space,
                 "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_THREADS=1 CORRAL_HEAP_MIN=256M");
+    tap_subtest("what ages may pass the heap limit, up to a heap once held, while it dies", 60,
+                aging_room_once_held, AGING_UNDER_LIMIT);
+    tap_subtest("what ages stays under the heap limit while the heap grows", 60,
+                aging_room_while_growing, AGING_UNDER_LIMIT);
+    tap_subtest("what ages stays under the heap limit after what aged became old", 60,
+                aging_room_after_promotion, AGING_UNDER_LIMIT);
     tap_subtest("a pause goal shrinks the nursery while young data survives", 120,
                 pause_goal_shrinks_nursery,
                 "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_THREADS=1 CORRAL_HEAP_MIN=256M "
