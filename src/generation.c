@@ -177,10 +177,10 @@ size_t generation_allocation_limit(size_t heap_limit)
      * often just when each marked more (binary-trees N=21: 31 minor GCs of
      * 22.5 MiB survivors, not 16 of 10.2). So, while what ages dies, the
      * heap may pass the limit by it, but only up to a heap it has already
-     * held. In a growth phase neither holds: what ages becomes old, and
-     * passing the limit then put off the major collection that raises it
-     * (binary-trees N=21 after the stretch tree: 250 minor GCs, not 152),
-     * and beyond the largest heap cost 20-80% more RSS (docs/performance.md). */
+     * held. In a growth phase what ages becomes old: passing the limit
+     * there put off the major collection that raises it (binary-trees N=21
+     * after the stretch tree: 250 minor GCs, not 152), and passing the
+     * largest heap cost 20-80% more RSS (docs/performance.md). */
     size_t aging = aging_dies ? heap_aging_bytes() : 0;
     size_t room_limit = heap_limit + aging;
     if (room_limit > largest_heap_before)
