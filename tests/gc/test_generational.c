@@ -348,7 +348,8 @@ static void aging_room_under_limit(bool held_before, aging_before_measure before
         tree_through_minors(17, 1);
     else
         tree_through_minors(15, 2);
-    uint64_t majors_before = stats_now().collections - stats_now().minor_collections;
+    corral_stats before_measure = stats_now();
+    uint64_t majors_before = before_measure.collections - before_measure.minor_collections;
     corral_set_gc_callback(record_minor, NULL);
     corral_handle tree = corral_handle_new(make_tree(17)); /* 8 MiB of 32-byte nodes */
     while (atomic_load(&minors_seen) < 1)
