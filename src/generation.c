@@ -140,6 +140,17 @@ void generation_record_minor_from_stw(size_t young_bytes, size_t marked_bytes, u
                                                             : (size_t)bytes;
 }
 
+/* Three quarters of c after a growth phase's collection. The old space
+ * grows only by what minor collections promote, so a smaller headroom costs
+ * a major collection more per phase, while the headroom over a large built
+ * heap is the peak footprint: binary-trees N=21, whose stretch tree dies
+ * right after the major collection that finds it alive, kept 84 MiB of
+ * headroom over it at c = 16 (docs/performance.md). */
+unsigned generation_growth_expansiveness(bool enable, unsigned expansiveness)
+{
+    return enable ? expansiveness * 3 / 4 : expansiveness;
+}
+
 bool generation_enabled(void)
 {
     return enabled;

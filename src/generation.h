@@ -52,6 +52,10 @@ typedef enum gc_want {
 void generation_init(bool enabled, bool concurrent, size_t nursery_bytes,
                      unsigned promote_after, unsigned pause_goal_us, unsigned gc_workers);
 bool generation_enabled(void);
+/* The heap sizer's expansiveness after a collection of a growth phase
+ * (heap_sizer.h), from CORRAL_HEAP_EXPANSIVENESS; pure, before
+ * generation_init. */
+unsigned generation_growth_expansiveness(bool enabled, unsigned expansiveness);
 /* Whether a minor collection keeps its new survivors young for one more
  * (CORRAL_GC_PROMOTE_AFTER=2, "aging"). */
 bool generation_keeps_young(void);

@@ -41,7 +41,8 @@ static size_t reserve_size_for(size_t heap_max)
     return size > HEAP_MAX_RESERVE ? HEAP_MAX_RESERVE : size;
 }
 
-int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness)
+int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness,
+              unsigned growth_expansiveness)
 {
     heap *h = &corral_heap;
     memset(h, 0, sizeof *h);
@@ -88,7 +89,8 @@ int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness)
     h->top = h->base;
     h->heap_min = heap_min;
     h->heap_max = heap_max;
-    heap_sizer_init(&h->sizer, expansiveness, heap_min, heap_max, monotonic_ns());
+    heap_sizer_init(&h->sizer, expansiveness, growth_expansiveness, heap_min, heap_max,
+                    monotonic_ns());
     h->target = heap_min;
     return 0;
 }

@@ -132,8 +132,10 @@ typedef struct heap {
 extern heap corral_heap;
 
 /* Reserves the address range and the side tables; returns 0 or a negative
- * corral_status with corral_set_error. */
-int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness);
+ * corral_status with corral_set_error. The expansiveness constants are the
+ * sizer's (heap_sizer.h). */
+int heap_init(size_t heap_min, size_t heap_max, unsigned expansiveness,
+              unsigned growth_expansiveness);
 void heap_destroy(void);
 
 static inline bool heap_contains(const void *pointer)

@@ -8,12 +8,15 @@
  * marking; the first limit is CORRAL_HEAP_MIN anyway. */
 #define SIZER_INITIAL_RATE 1.0
 #define MiB 1048576.0
+/* A collection that frees less than 1/8 of the heap belongs to a growth phase. */
+#define SIZER_GROWTH_FREED_PART 8
 
-void heap_sizer_init(heap_sizer *sizer, unsigned expansiveness, size_t heap_min,
-                     size_t heap_max, uint64_t now_ns)
+void heap_sizer_init(heap_sizer *sizer, unsigned expansiveness, unsigned growth_expansiveness,
+                     size_t heap_min, size_t heap_max, uint64_t now_ns)
 {
     *sizer = (heap_sizer){
         .expansiveness = expansiveness,
+        .growth_expansiveness = growth_expansiveness,
         .allocation_rate = SIZER_INITIAL_RATE,
         .collection_rate = SIZER_INITIAL_RATE,
         .mutator_since_ns = now_ns,
@@ -47,7 +50,8 @@ size_t heap_sizer_limit_for(const heap_sizer *sizer, size_t live_bytes)
 {
     double live = (double)live_bytes;
     double root = square_root(live / MiB * sizer->allocation_rate / sizer->collection_rate);
-    double headroom = sizer->expansiveness * root * MiB;
+    double c = sizer->growing ? sizer->growth_expansiveness : sizer->expansiveness;
+    double headroom = c * root * MiB;
     /* Never collect for the sake of a few bytes, even when allocation is slow. */
     double least = live / 10 + MiB;
     if (!(headroom >= least)) /* NaN too */
@@ -73,5 +77,9 @@ size_t heap_sizer_limit_from_stw(heap_sizer *sizer, size_t live_bytes, size_t al
     if (live_bytes > 0)
         sizer->collection_rate = smooth(sizer->collection_rate, (double)live_bytes / pause_ns);
     sizer->mutator_since_ns = gc_end_ns;
+    size_t heap_before = sizer->live_before + allocated_bytes;
+    sizer->growing = heap_before <= live_bytes ||
+                     heap_before - live_bytes < heap_before / SIZER_GROWTH_FREED_PART;
+    sizer->live_before = live_bytes;
     return heap_sizer_limit_for(sizer, live_bytes);
 }

@@ -15,32 +15,45 @@
  * sizes in MiB inside the root; the limit is kept within
  * [CORRAL_HEAP_MIN, CORRAL_HEAP_MAX] and at least L + L/10 + 1M.
  * CORRAL_HEAP_MIN = CORRAL_HEAP_MAX therefore gives a fixed heap.
+ *
+ * A growth phase: a collection that frees less than an eighth of the heap
+ * found the program building its data, not cycling through it. The
+ * formula's headroom assumes the steady state, where each cycle frees it;
+ * in growth it sits on top of all that was built, which may die at once (a
+ * phase's data: binary-trees' stretch tree). The generational heap, whose
+ * old space grows only by promotion, takes a smaller c there
+ * (growth_expansiveness, generation.h); the other collector keeps c.
  */
 #ifndef CORRAL_HEAP_SIZER_H
 #define CORRAL_HEAP_SIZER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* Written and read only by the collecting thread, with the world stopped
  * (and by heap_sizer_init before any thread attaches). */
 typedef struct heap_sizer {
-    double expansiveness;     /* c, per sqrt(MiB) */
-    double allocation_rate;   /* smoothed g, bytes per ns of mutator time */
-    double collection_rate;   /* smoothed s, live bytes per ns of pause */
-    uint64_t mutator_since_ns; /* when the mutators last started: init or GC end */
+    double expansiveness;        /* c, per sqrt(MiB) */
+    double growth_expansiveness; /* c after a collection of a growth phase */
+    bool growing;                /* the last collection freed under an eighth of the heap */
+    size_t live_before;          /* L of the last collection: this one's heap is it + allocation */
+    double allocation_rate;      /* smoothed g, bytes per ns of mutator time */
+    double collection_rate;      /* smoothed s, live bytes per ns of pause */
+    uint64_t mutator_since_ns;   /* when the mutators last started: init or GC end */
     size_t heap_min, heap_max;
 } heap_sizer;
 
-void heap_sizer_init(heap_sizer *sizer, unsigned expansiveness, size_t heap_min,
-                     size_t heap_max, uint64_t now_ns);
+void heap_sizer_init(heap_sizer *sizer, unsigned expansiveness, unsigned growth_expansiveness,
+                     size_t heap_min, size_t heap_max, uint64_t now_ns);
 
 /* Feeds one cycle (allocated bytes since the last GC, the GC's start and end
  * times, live bytes after it) and returns the next heap limit. */
 size_t heap_sizer_limit_from_stw(heap_sizer *sizer, size_t live_bytes, size_t allocated_bytes,
                                  uint64_t gc_start_ns, uint64_t gc_end_ns);
 
-/* The limit for live bytes at the current smoothed rates: pure, for tests. */
+/* The limit for live bytes at the current smoothed rates and phase: pure,
+ * for tests. */
 size_t heap_sizer_limit_for(const heap_sizer *sizer, size_t live_bytes);
 
 #endif /* CORRAL_HEAP_SIZER_H */

@@ -74,7 +74,10 @@ static int start_runtime(const corral_options *options)
                              : "it cannot be set with CORRAL_GC_NURSERY, which fixes the nursery");
         return CORRAL_ERROR_CONFIG;
     }
-    if ((status = heap_init(config->heap_min, config->heap_max, config->heap_expansiveness)))
+    unsigned growth_expansiveness =
+        generation_growth_expansiveness(config->gc_generational, config->heap_expansiveness);
+    if ((status = heap_init(config->heap_min, config->heap_max, config->heap_expansiveness,
+                            growth_expansiveness)))
         return status;
     if ((status = barrier_init(config->gc_generational)))
         return status;

@@ -19,7 +19,7 @@ static const corral_type bytes_type = CORRAL_DATA_ARRAY_TYPE("bytes", uint8_t);
 static heap_sizer sizer_with(unsigned c, double allocation_rate, double collection_rate)
 {
     heap_sizer sizer;
-    heap_sizer_init(&sizer, c, 16 * MiB, 1024 * MiB, 0);
+    heap_sizer_init(&sizer, c, c, 16 * MiB, 1024 * MiB, 0);
     sizer.allocation_rate = allocation_rate;
     sizer.collection_rate = collection_rate;
     return sizer;
@@ -50,13 +50,13 @@ static void test_formula(void *arg)
     is_int(heap_sizer_limit_for(&sizer, 100 * MiB), 111 * MiB,
            "no allocation: the least headroom");
     heap_sizer fixed;
-    heap_sizer_init(&fixed, 8, 64 * MiB, 64 * MiB, 0);
+    heap_sizer_init(&fixed, 8, 8, 64 * MiB, 64 * MiB, 0);
     is_int(heap_sizer_limit_for(&fixed, 10 * MiB), 64 * MiB, "min = max: always that size");
     is_int(heap_sizer_limit_for(&fixed, 60 * MiB), 64 * MiB, "... whatever the live size");
 
     /* Measured cycles: 100M allocated in 100 ms, 10M live marked in 10 ms. */
     heap_sizer measured;
-    heap_sizer_init(&measured, 8, MiB, 1024 * MiB, 0);
+    heap_sizer_init(&measured, 8, 8, MiB, 1024 * MiB, 0);
     for (int i = 0; i < 8; i++) {
         uint64_t start = (uint64_t)i * 110000000 + 100000000;
         heap_sizer_limit_from_stw(&measured, 10 * MiB, 100 * MiB, start, start + 10000000);
@@ -64,6 +64,44 @@ static void test_formula(void *arg)
     double g = measured.allocation_rate, s = measured.collection_rate;
     ok(g > 1.0 && g < 1.1 && s > 1.0 && s < 1.1,
        "rates converge to the measured ones (g %.3f, s %.3f bytes/ns)", g, s);
+}
+
+/* A growth phase (a collection freeing under an eighth of the heap) takes
+ * the growth expansiveness, a steady one c; the sizer learns the heap before
+ * each collection from the last live size plus what was allocated since. */
+static void test_growth_phase(void *arg)
+{
+    (void)arg;
+    heap_sizer sizer;
+    heap_sizer_init(&sizer, 16, 12, MiB, 1024 * MiB, 0);
+    uint64_t start = 100000000, pause = 10000000;
+    size_t limit = heap_sizer_limit_from_stw(&sizer, 100 * MiB, 100 * MiB, start, start + pause);
+    ok(sizer.growing, "100M allocated, 100M live: a growth phase");
+    size_t root = (size_t)(limit - 100 * MiB) / 12;
+    sizer.growing = false;
+    size_t steady = heap_sizer_limit_for(&sizer, 100 * MiB);
+    ok(steady - 100 * MiB > 16 * root - MiB / 64 && steady - 100 * MiB < 16 * root + MiB / 64,
+       "its headroom is 12/16 of the steady one (%zu, %zu)", limit, steady);
+
+    start += 2 * pause;
+    /* The heap was 100M + 120M: 100M freed, more than an eighth. */
+    heap_sizer_limit_from_stw(&sizer, 120 * MiB, 120 * MiB, start, start + pause);
+    ok(!sizer.growing, "220M before, 120M live: steady");
+    start += 2 * pause;
+    /* 120M + 40M = 160M before; 20M freed is exactly an eighth: steady. */
+    heap_sizer_limit_from_stw(&sizer, 140 * MiB, 40 * MiB, start, start + pause);
+    ok(!sizer.growing, "160M before, 140M live (an eighth freed): steady");
+    start += 2 * pause;
+    /* 140M + 40M = 180M before, 21M freed, under an eighth (22.5M): growth. */
+    heap_sizer_limit_from_stw(&sizer, 159 * MiB, 40 * MiB, start, start + pause);
+    ok(sizer.growing, "180M before, 159M live (under an eighth freed): growth");
+
+    heap_sizer same;
+    heap_sizer_init(&same, 16, 16, MiB, 1024 * MiB, 0);
+    size_t first = heap_sizer_limit_from_stw(&same, 100 * MiB, 100 * MiB, 100000000, 110000000);
+    same.growing = false;
+    is_int(heap_sizer_limit_for(&same, 100 * MiB), first,
+           "with the growth expansiveness equal to c, the phase changes nothing");
 }
 
 /* ------------------------------------------------------------------ */
@@ -141,6 +179,33 @@ static void adaptive_under_maximum(void *arg)
        (double)limit / (double)live_bytes);
     ok(peak <= 256 * MiB && limit <= 256 * MiB, "and never above the maximum (peak %zu)", peak);
     is_int(checksum(*live), expected_checksum(18), "the live tree is intact");
+    ok(corral_heap.sizer.growth_expansiveness == corral_heap.sizer.expansiveness,
+       "without generations, c in growth phases too (%g)",
+       corral_heap.sizer.growth_expansiveness);
+    corral_handle_scope_close(scope);
+}
+
+/* Generational: a major collection that finds everything alive marks a
+ * growth phase and takes 3/4 of c; one that frees the built data does not.
+ * Without generations the sizer keeps c (the subtest above). */
+static void generational_growth(void *arg)
+{
+    (void)arg;
+    test_start("CORRAL_GC_GENERATIONAL=1 CORRAL_HEAP_MAX=512M CORRAL_GC_THREADS=1", true);
+    ok(corral_heap.sizer.expansiveness == 16 && corral_heap.sizer.growth_expansiveness == 12,
+       "c 16, after a growth phase 12 (%g, %g)", corral_heap.sizer.expansiveness,
+       corral_heap.sizer.growth_expansiveness);
+    corral_handle_scope scope = corral_handle_scope_open();
+    corral_handle live = corral_handle_new(make_tree(18)); /* 16 MiB, all of it kept */
+    corral_collect();
+    ok(corral_heap.sizer.growing, "a major collection finding the built tree alive: growth");
+    size_t growth_limit = corral_heap.target, live_bytes = corral_heap.live_after_gc;
+    *live = NULL;
+    churn(8 * MiB, NULL);
+    corral_collect();
+    ok(!corral_heap.sizer.growing, "the next, finding it dead: steady (live %zu of %zu before)",
+       corral_heap.live_after_gc, live_bytes);
+    diag("limit %zu over %zu live in growth", growth_limit, live_bytes);
     corral_handle_scope_close(scope);
 }
 
@@ -198,11 +263,13 @@ static void shrinking_live(void *arg)
 
 int main(void)
 {
-    plan(5);
+    plan(7);
     tap_subtest("the MemBalancer formula", 30, test_formula, NULL);
+    tap_subtest("a growth phase takes the growth expansiveness", 30, test_growth_phase, NULL);
     tap_subtest("CORRAL_HEAP_MAX=8M alone", 60, small_maximum, NULL);
     tap_subtest("CORRAL_HEAP_MAX alone: adaptive limit above 2x live", 120,
                 adaptive_under_maximum, NULL);
+    tap_subtest("generational: a growth phase takes 3/4 of c", 120, generational_growth, NULL);
     tap_subtest("CORRAL_HEAP_MIN = CORRAL_HEAP_MAX: fixed heap", 120, fixed_heap, NULL);
     tap_subtest("shrinking live data shrinks the limit", 120, shrinking_live, NULL);
     return done_testing();
