@@ -31,11 +31,6 @@ static _Atomic uint64_t collections;
  * Readers: gc_collect, whose full collection another thread's may serve. */
 static _Atomic uint64_t major_collections;
 
-/* Heap and LOS bytes alive after the last major collection: the sizer's
- * allocation counts from it, minor collections' survivors included (they
- * are the old space's allocation). Collector only, world stopped. */
-static size_t live_after_major;
-
 /* The work (over all workers) of the last concurrent collection's first
  * pause: roots and dirty cards, marked without tracing. Collector only,
  * world stopped. */
@@ -164,9 +159,8 @@ static void collect_all_from_stw(gc_cycle *cycle)
     if (generation_enabled())
         barrier_clean_below_from_stw(top_before);
     cycle->live_bytes = cycle->marked_bytes;
-    heap_set_budget_from_stw(cycle->live_bytes, cycle->heap_before - live_after_major,
-                             cycle->request_ns, monotonic_ns());
-    live_after_major = cycle->live_bytes;
+    heap_set_budget_from_stw(cycle->live_bytes, cycle->heap_before, cycle->request_ns,
+                             monotonic_ns());
 }
 
 static void collect_from_stw(stop_report *stop, void *context)

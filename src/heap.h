@@ -265,9 +265,9 @@ void heap_count_allocated(size_t bytes);
  * resets the allocation budget. */
 void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, char *const *origins,
                                      size_t count);
-/* Sets the next limit from the sizer (allocated bytes since the last GC,
- * the GC's start and end times) and gives back pages above it. */
-void heap_set_budget_from_stw(size_t live_bytes, size_t allocated_bytes, uint64_t gc_start_ns,
+/* Sets the next limit from the sizer (the heap when the GC began, its start
+ * and end times) and gives back pages above it. */
+void heap_set_budget_from_stw(size_t live_bytes, size_t heap_before, uint64_t gc_start_ns,
                               uint64_t gc_end_ns);
 
 /* Generational minor GC (generation.h), after marking: the memory handed

@@ -64,9 +64,10 @@ size_t heap_sizer_limit_for(const heap_sizer *sizer, size_t live_bytes)
     return (size_t)limit;
 }
 
-size_t heap_sizer_limit_from_stw(heap_sizer *sizer, size_t live_bytes, size_t allocated_bytes,
+size_t heap_sizer_limit_from_stw(heap_sizer *sizer, size_t live_bytes, size_t heap_before,
                                  uint64_t gc_start_ns, uint64_t gc_end_ns)
 {
+    size_t allocated_bytes = heap_before > sizer->live_before ? heap_before - sizer->live_before : 0;
     /* At least a microsecond each: back-to-back collections are not infinitely fast. */
     double mutator_ns = gc_start_ns > sizer->mutator_since_ns + 1000
                             ? (double)(gc_start_ns - sizer->mutator_since_ns)
@@ -77,7 +78,6 @@ size_t heap_sizer_limit_from_stw(heap_sizer *sizer, size_t live_bytes, size_t al
     if (live_bytes > 0)
         sizer->collection_rate = smooth(sizer->collection_rate, (double)live_bytes / pause_ns);
     sizer->mutator_since_ns = gc_end_ns;
-    size_t heap_before = sizer->live_before + allocated_bytes;
     sizer->growing = heap_before <= live_bytes ||
                      heap_before - live_bytes < heap_before / SIZER_GROWTH_FREED_PART;
     sizer->live_before = live_bytes;

@@ -37,7 +37,7 @@ typedef struct heap_sizer {
     double expansiveness;        /* c, per sqrt(MiB) */
     double growth_expansiveness; /* c after a collection of a growth phase */
     bool growing;                /* the last collection freed under an eighth of the heap */
-    size_t live_before;          /* L of the last collection: this one's heap is it + allocation */
+    size_t live_before;          /* L of the last collection: allocation counts from it */
     double allocation_rate;      /* smoothed g, bytes per ns of mutator time */
     double collection_rate;      /* smoothed s, live bytes per ns of pause */
     uint64_t mutator_since_ns;   /* when the mutators last started: init or GC end */
@@ -47,9 +47,11 @@ typedef struct heap_sizer {
 void heap_sizer_init(heap_sizer *sizer, unsigned expansiveness, unsigned growth_expansiveness,
                      size_t heap_min, size_t heap_max, uint64_t now_ns);
 
-/* Feeds one cycle (allocated bytes since the last GC, the GC's start and end
- * times, live bytes after it) and returns the next heap limit. */
-size_t heap_sizer_limit_from_stw(heap_sizer *sizer, size_t live_bytes, size_t allocated_bytes,
+/* Feeds one cycle (the heap when the GC began, so that what was allocated
+ * since the last one is it less the last live size, minor collections'
+ * survivors included; the GC's start and end times; live bytes after it)
+ * and returns the next heap limit. */
+size_t heap_sizer_limit_from_stw(heap_sizer *sizer, size_t live_bytes, size_t heap_before,
                                  uint64_t gc_start_ns, uint64_t gc_end_ns);
 
 /* The limit for live bytes at the current smoothed rates and phase: pure,

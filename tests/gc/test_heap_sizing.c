@@ -54,12 +54,12 @@ static void test_formula(void *arg)
     is_int(heap_sizer_limit_for(&fixed, 10 * MiB), 64 * MiB, "min = max: always that size");
     is_int(heap_sizer_limit_for(&fixed, 60 * MiB), 64 * MiB, "... whatever the live size");
 
-    /* Measured cycles: 100M allocated in 100 ms, 10M live marked in 10 ms. */
+    /* Measured cycles: 100M allocated in 100 ms over 10M live, marked in 10 ms. */
     heap_sizer measured;
     heap_sizer_init(&measured, 8, 8, MiB, 1024 * MiB, 0);
     for (int i = 0; i < 8; i++) {
         uint64_t start = (uint64_t)i * 110000000 + 100000000;
-        heap_sizer_limit_from_stw(&measured, 10 * MiB, 100 * MiB, start, start + 10000000);
+        heap_sizer_limit_from_stw(&measured, 10 * MiB, 110 * MiB, start, start + 10000000);
     }
     double g = measured.allocation_rate, s = measured.collection_rate;
     ok(g > 1.0 && g < 1.1 && s > 1.0 && s < 1.1,
@@ -67,8 +67,7 @@ static void test_formula(void *arg)
 }
 
 /* A growth phase (a collection freeing under an eighth of the heap) takes
- * the growth expansiveness, a steady one c; the sizer learns the heap before
- * each collection from the last live size plus what was allocated since. */
+ * the growth expansiveness, a steady one c. */
 static void test_growth_phase(void *arg)
 {
     (void)arg;
@@ -76,7 +75,7 @@ static void test_growth_phase(void *arg)
     heap_sizer_init(&sizer, 16, 12, MiB, 1024 * MiB, 0);
     uint64_t start = 100000000, pause = 10000000;
     size_t limit = heap_sizer_limit_from_stw(&sizer, 100 * MiB, 100 * MiB, start, start + pause);
-    ok(sizer.growing, "100M allocated, 100M live: a growth phase");
+    ok(sizer.growing, "100M before, 100M live: a growth phase");
     size_t root = (size_t)(limit - 100 * MiB) / 12;
     sizer.growing = false;
     size_t steady = heap_sizer_limit_for(&sizer, 100 * MiB);
@@ -84,16 +83,16 @@ static void test_growth_phase(void *arg)
        "its headroom is 12/16 of the steady one (%zu, %zu)", limit, steady);
 
     start += 2 * pause;
-    /* The heap was 100M + 120M: 100M freed, more than an eighth. */
-    heap_sizer_limit_from_stw(&sizer, 120 * MiB, 120 * MiB, start, start + pause);
+    /* 100M freed, more than an eighth. */
+    heap_sizer_limit_from_stw(&sizer, 120 * MiB, 220 * MiB, start, start + pause);
     ok(!sizer.growing, "220M before, 120M live: steady");
     start += 2 * pause;
-    /* 120M + 40M = 160M before; 20M freed is exactly an eighth: steady. */
-    heap_sizer_limit_from_stw(&sizer, 140 * MiB, 40 * MiB, start, start + pause);
+    /* 20M freed is exactly an eighth: steady. */
+    heap_sizer_limit_from_stw(&sizer, 140 * MiB, 160 * MiB, start, start + pause);
     ok(!sizer.growing, "160M before, 140M live (an eighth freed): steady");
     start += 2 * pause;
-    /* 140M + 40M = 180M before, 21M freed, under an eighth (22.5M): growth. */
-    heap_sizer_limit_from_stw(&sizer, 159 * MiB, 40 * MiB, start, start + pause);
+    /* 21M freed, under an eighth (22.5M): growth. */
+    heap_sizer_limit_from_stw(&sizer, 159 * MiB, 180 * MiB, start, start + pause);
     ok(sizer.growing, "180M before, 159M live (under an eighth freed): growth");
 
     heap_sizer same;
