@@ -116,7 +116,7 @@ static int collect_for_request(corral_thread *self, int attempt, uint32_t seen, 
     }
     /* Concurrent marking: help it finish, so its second pause is short. */
     young_marker_assist(self);
-    return gc_collect_since(self, first_cause, GC_WANT_ANY, seen) ? 1 : 0;
+    return gc_collect_since(self, first_cause, GC_WANT_ROOM, seen) ? 1 : 0;
 }
 
 /* A chunk of between min and want bytes (zeroed under CORRAL_TLAB_ZERO),

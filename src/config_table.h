@@ -63,8 +63,8 @@
     X(heap_expansiveness, HEAP_EXPANSIVENESS, UINT, "16", 0, 10000, NULL, NO_OPTION,         \
       "c of the adaptive heap limit live + c x sqrt(live x allocation rate / collection "   \
       "rate), sizes in MiB (MemBalancer): larger buys GC time with memory; 0 = the "       \
-      "smallest headroom (live/10 + 1M); generational, 3/4 of it after a major GC that "   \
-      "frees under 1/8 of the heap (docs/performance.md)")                                 \
+      "smallest headroom (live/10 + 1M); generational, 3/4 of it after a major GC the "    \
+      "heap limit brought that frees under 1/8 of the heap (docs/performance.md)")         \
     X(dense_prefix, DENSE_PREFIX, PERCENT, "90", 0, 100, NULL, NO_OPTION,                    \
       "leading heap regions at least this full stay in place; 0 = off, everything "        \
       "movable moves")                                                                     \

@@ -159,8 +159,8 @@ static void collect_all_from_stw(gc_cycle *cycle)
     if (generation_enabled())
         barrier_clean_below_from_stw(top_before);
     cycle->live_bytes = cycle->marked_bytes;
-    heap_set_budget_from_stw(cycle->live_bytes, cycle->heap_before, cycle->request_ns,
-                             monotonic_ns());
+    heap_set_budget_from_stw(cycle->live_bytes, cycle->heap_before, cycle->at_limit,
+                             cycle->request_ns, monotonic_ns());
 }
 
 static void collect_from_stw(stop_report *stop, void *context)
@@ -177,7 +177,9 @@ static void collect_from_stw(stop_report *stop, void *context)
     cycle->heap_before = corral_heap.live_after_gc +
                          atomic_load_explicit(&corral_heap.allocated_since_gc, memory_order_relaxed);
     generation_note_heap_from_stw(cycle->heap_before);
-    cycle->minor = generation_choose_minor_from_stw(cycle->want);
+    gc_kind kind = generation_choose_kind_from_stw(cycle->want);
+    cycle->minor = kind == GC_KIND_MINOR;
+    cycle->at_limit = kind == GC_KIND_MAJOR_AT_LIMIT;
     /* A minor collection while one is open is its second pause. */
     bool second_pause = concurrent_open && cycle->minor;
     if (concurrent_open && !cycle->minor)

@@ -44,6 +44,7 @@ typedef struct gc_cycle {
     const char *cause;
     gc_want want;
     bool minor;                    /* generational minor collection (generation.h) */
+    bool at_limit;                 /* major, brought by the heap's limit (GC_KIND_MAJOR_AT_LIMIT) */
     stop_report *stop;             /* valid only while the world is stopped */
     unsigned workers;
     uint64_t request_ns, ttsp_ns, pause_ns;

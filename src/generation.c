@@ -199,23 +199,29 @@ size_t generation_allocation_limit(size_t heap_limit)
     return young_limit < room_limit ? young_limit : room_limit;
 }
 
-bool generation_choose_minor_from_stw(gc_want want)
+gc_kind generation_choose_kind_from_stw(gc_want want)
 {
-    if (!enabled || want == GC_WANT_MAJOR)
-        return false;
+    if (want == GC_WANT_MAJOR)
+        return GC_KIND_MAJOR_ASKED;
+    if (!enabled)
+        return want == GC_WANT_ROOM ? GC_KIND_MAJOR_AT_LIMIT : GC_KIND_MAJOR_ASKED;
     stress_kind kind = stress_collection_kind();
     if (kind == STRESS_KIND_MAJOR)
-        return false;
+        return GC_KIND_MAJOR_ASKED;
     /* Forced minor, until the old space leaves less than a quarter nursery
      * under the limit: only a major collection lets the sizer raise the
      * limit, and without one a growing old space would make the program
      * collect ever more often. */
     if (kind == STRESS_KIND_MINOR)
-        return corral_heap.live_after_gc + nursery_bytes() / 4 < corral_heap.target;
+        return corral_heap.live_after_gc + nursery_bytes() / 4 < corral_heap.target
+                   ? GC_KIND_MINOR
+                   : GC_KIND_MAJOR_AT_LIMIT;
     /* The old space grows by each minor collection's survivors: collect it
      * all once it fills three quarters of the heap limit. Until then the
      * nursery is at least the last quarter (generation_allocation_limit). */
-    return corral_heap.live_after_gc < corral_heap.target / 4 * OLD_SPACE_SHARE_QUARTERS;
+    return corral_heap.live_after_gc < corral_heap.target / 4 * OLD_SPACE_SHARE_QUARTERS
+               ? GC_KIND_MINOR
+               : GC_KIND_MAJOR_AT_LIMIT;
 }
 
 void generation_check_roots_from_stw(const stop_report *stop)

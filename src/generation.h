@@ -43,9 +43,20 @@
 
 /* What the requester of a collection needs. */
 typedef enum gc_want {
-    GC_WANT_ANY,    /* room to allocate: the policy chooses */
+    GC_WANT_ROOM,   /* an allocation found the heap at its limit: the policy chooses */
+    GC_WANT_ANY,    /* stress, corral_collect_young: the policy chooses, the heap anywhere */
     GC_WANT_MAJOR,  /* a full collection (explicit, or a minor one did not help) */
 } gc_want;
+
+/* What a collection is, chosen with the world stopped. Only a major
+ * collection that the heap's limit brought tells the heap sizer the
+ * program's phase (heap_sizer.h): one asked for right after another frees
+ * nothing and would read as growth. */
+typedef enum gc_kind {
+    GC_KIND_MINOR,
+    GC_KIND_MAJOR_AT_LIMIT, /* the heap, or generationally the old space, reached its limit */
+    GC_KIND_MAJOR_ASKED,    /* explicit, stress, a retry, or abandoned concurrent marking */
+} gc_kind;
 
 /* Called by corral_init once the configuration is loaded; pause_goal_us 0
  * leaves the auto nursery to the old space's size alone. */
@@ -70,8 +81,8 @@ void generation_note_heap_from_stw(size_t heap_before);
 /* From the stopped world, after a minor collection's sweep: the bytes it
  * found aging, and the bytes it promoted (those of them that survived). */
 void generation_record_aging_from_stw(size_t aging_before, size_t promoted_bytes);
-/* From the stopped world: whether this collection is a minor one. */
-bool generation_choose_minor_from_stw(gc_want want);
+/* From the stopped world: what this collection is. */
+gc_kind generation_choose_kind_from_stw(gc_want want);
 /* After the stack walk: a thread with llvm.gcroot frames (shadow-stack
  * code, which stores references without a write barrier) is a fatal error
  * when generational, naming the thread. */

@@ -244,13 +244,13 @@ void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, char *const 
     atomic_store_explicit(&h->allocated_since_gc, 0, memory_order_relaxed);
 }
 
-void heap_set_budget_from_stw(size_t live_bytes, size_t heap_before, uint64_t gc_start_ns,
-                              uint64_t gc_end_ns)
+void heap_set_budget_from_stw(size_t live_bytes, size_t heap_before, bool at_limit,
+                              uint64_t gc_start_ns, uint64_t gc_end_ns)
 {
     heap *h = &corral_heap;
     h->live_after_gc = live_bytes;
-    size_t target =
-        heap_sizer_limit_from_stw(&h->sizer, live_bytes, heap_before, gc_start_ns, gc_end_ns);
+    size_t target = heap_sizer_limit_from_stw(&h->sizer, live_bytes, heap_before, at_limit,
+                                              gc_start_ns, gc_end_ns);
     h->target = target;
     /* Give back the pages well above what the next cycle may use. Twice the
      * allocation room: TLAB tails and regions that stay in place stretch a

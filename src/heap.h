@@ -265,10 +265,11 @@ void heap_count_allocated(size_t bytes);
  * resets the allocation budget. */
 void heap_reset_free_ranges_from_stw(const heap_free_range *ranges, char *const *origins,
                                      size_t count);
-/* Sets the next limit from the sizer (the heap when the GC began, its start
- * and end times) and gives back pages above it. */
-void heap_set_budget_from_stw(size_t live_bytes, size_t heap_before, uint64_t gc_start_ns,
-                              uint64_t gc_end_ns);
+/* Sets the next limit from the sizer (the heap when the GC began, whether
+ * its limit brought the GC, its start and end times) and gives back pages
+ * above it. */
+void heap_set_budget_from_stw(size_t live_bytes, size_t heap_before, bool at_limit,
+                              uint64_t gc_start_ns, uint64_t gc_end_ns);
 
 /* Generational minor GC (generation.h), after marking: the memory handed
  * out since the last collection, and the spans of the objects that were

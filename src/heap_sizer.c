@@ -65,7 +65,7 @@ size_t heap_sizer_limit_for(const heap_sizer *sizer, size_t live_bytes)
 }
 
 size_t heap_sizer_limit_from_stw(heap_sizer *sizer, size_t live_bytes, size_t heap_before,
-                                 uint64_t gc_start_ns, uint64_t gc_end_ns)
+                                 bool at_limit, uint64_t gc_start_ns, uint64_t gc_end_ns)
 {
     size_t allocated_bytes = heap_before > sizer->live_before ? heap_before - sizer->live_before : 0;
     /* At least a microsecond each: back-to-back collections are not infinitely fast. */
@@ -78,8 +78,9 @@ size_t heap_sizer_limit_from_stw(heap_sizer *sizer, size_t live_bytes, size_t he
     if (live_bytes > 0)
         sizer->collection_rate = smooth(sizer->collection_rate, (double)live_bytes / pause_ns);
     sizer->mutator_since_ns = gc_end_ns;
-    sizer->growing = heap_before <= live_bytes ||
-                     heap_before - live_bytes < heap_before / SIZER_GROWTH_FREED_PART;
+    if (at_limit)
+        sizer->growing = heap_before <= live_bytes ||
+                         heap_before - live_bytes < heap_before / SIZER_GROWTH_FREED_PART;
     sizer->live_before = live_bytes;
     return heap_sizer_limit_for(sizer, live_bytes);
 }

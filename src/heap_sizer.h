@@ -23,6 +23,9 @@
  * phase's data: binary-trees' stretch tree). The generational heap, whose
  * old space grows only by promotion, takes a smaller c there
  * (growth_expansiveness, generation.h); the other collector keeps c.
+ * Only a collection the heap's limit brought tells the phase: one asked
+ * for (corral_collect, stress, a retry) may come right after another and
+ * free nothing, and leaves the phase as the last one found it.
  */
 #ifndef CORRAL_HEAP_SIZER_H
 #define CORRAL_HEAP_SIZER_H
@@ -36,7 +39,7 @@
 typedef struct heap_sizer {
     double expansiveness;        /* c, per sqrt(MiB) */
     double growth_expansiveness; /* c after a collection of a growth phase */
-    bool growing;                /* the last collection freed under an eighth of the heap */
+    bool growing;                /* the last one at the limit freed under an eighth of the heap */
     size_t live_before;          /* L of the last collection: allocation counts from it */
     double allocation_rate;      /* smoothed g, bytes per ns of mutator time */
     double collection_rate;      /* smoothed s, live bytes per ns of pause */
@@ -49,10 +52,11 @@ void heap_sizer_init(heap_sizer *sizer, unsigned expansiveness, unsigned growth_
 
 /* Feeds one cycle (the heap when the GC began, so that what was allocated
  * since the last one is it less the last live size, minor collections'
- * survivors included; the GC's start and end times; live bytes after it)
- * and returns the next heap limit. */
+ * survivors included; whether the heap's limit brought the GC, so that what
+ * it freed tells the phase; the GC's start and end times; live bytes after
+ * it) and returns the next heap limit. */
 size_t heap_sizer_limit_from_stw(heap_sizer *sizer, size_t live_bytes, size_t heap_before,
-                                 uint64_t gc_start_ns, uint64_t gc_end_ns);
+                                 bool at_limit, uint64_t gc_start_ns, uint64_t gc_end_ns);
 
 /* The limit for live bytes at the current smoothed rates and phase: pure,
  * for tests. */

@@ -59,7 +59,7 @@ static void test_formula(void *arg)
     heap_sizer_init(&measured, 8, 8, MiB, 1024 * MiB, 0);
     for (int i = 0; i < 8; i++) {
         uint64_t start = (uint64_t)i * 110000000 + 100000000;
-        heap_sizer_limit_from_stw(&measured, 10 * MiB, 110 * MiB, start, start + 10000000);
+        heap_sizer_limit_from_stw(&measured, 10 * MiB, 110 * MiB, true, start, start + 10000000);
     }
     double g = measured.allocation_rate, s = measured.collection_rate;
     ok(g > 1.0 && g < 1.1 && s > 1.0 && s < 1.1,
@@ -74,7 +74,7 @@ static void test_growth_phase(void *arg)
     heap_sizer sizer;
     heap_sizer_init(&sizer, 16, 12, MiB, 1024 * MiB, 0);
     uint64_t start = 100000000, pause = 10000000;
-    size_t limit = heap_sizer_limit_from_stw(&sizer, 100 * MiB, 100 * MiB, start, start + pause);
+    size_t limit = heap_sizer_limit_from_stw(&sizer, 100 * MiB, 100 * MiB, true, start, start + pause);
     ok(sizer.growing, "100M before, 100M live: a growth phase");
     size_t root = (size_t)(limit - 100 * MiB) / 12;
     sizer.growing = false;
@@ -84,20 +84,30 @@ static void test_growth_phase(void *arg)
 
     start += 2 * pause;
     /* 100M freed, more than an eighth. */
-    heap_sizer_limit_from_stw(&sizer, 120 * MiB, 220 * MiB, start, start + pause);
+    heap_sizer_limit_from_stw(&sizer, 120 * MiB, 220 * MiB, true, start, start + pause);
     ok(!sizer.growing, "220M before, 120M live: steady");
     start += 2 * pause;
     /* 20M freed is exactly an eighth: steady. */
-    heap_sizer_limit_from_stw(&sizer, 140 * MiB, 160 * MiB, start, start + pause);
+    heap_sizer_limit_from_stw(&sizer, 140 * MiB, 160 * MiB, true, start, start + pause);
     ok(!sizer.growing, "160M before, 140M live (an eighth freed): steady");
     start += 2 * pause;
     /* 21M freed, under an eighth (22.5M): growth. */
-    heap_sizer_limit_from_stw(&sizer, 159 * MiB, 180 * MiB, start, start + pause);
+    heap_sizer_limit_from_stw(&sizer, 159 * MiB, 180 * MiB, true, start, start + pause);
     ok(sizer.growing, "180M before, 159M live (under an eighth freed): growth");
+    /* Collections asked for (corral_collect, stress) leave the phase alone. */
+    start += 2 * pause;
+    heap_sizer_limit_from_stw(&sizer, 100 * MiB, 200 * MiB, false, start, start + pause);
+    ok(sizer.growing, "asked for, 200M before, 100M live: still growth");
+    start += 2 * pause;
+    heap_sizer_limit_from_stw(&sizer, 100 * MiB, 200 * MiB, true, start, start + pause);
+    ok(!sizer.growing, "the same at the limit: steady");
+    start += 2 * pause;
+    heap_sizer_limit_from_stw(&sizer, 100 * MiB, 100 * MiB, false, start, start + pause);
+    ok(!sizer.growing, "asked for right after, nothing freed: still steady");
 
     heap_sizer same;
     heap_sizer_init(&same, 16, 16, MiB, 1024 * MiB, 0);
-    size_t first = heap_sizer_limit_from_stw(&same, 100 * MiB, 100 * MiB, 100000000, 110000000);
+    size_t first = heap_sizer_limit_from_stw(&same, 100 * MiB, 100 * MiB, true, 100000000, 110000000);
     same.growing = false;
     is_int(heap_sizer_limit_for(&same, 100 * MiB), first,
            "with the growth expansiveness equal to c, the phase changes nothing");
@@ -185,25 +195,59 @@ static void adaptive_under_maximum(void *arg)
 }
 
 /* Generational: a major collection that finds everything alive marks a
- * growth phase and takes 3/4 of c; one that frees the built data does not.
+ * growth phase and takes 3/4 of c; one that frees the built data does not;
+ * corral_collect() right after either leaves the phase as it was (before,
+ * one right after a steady collection freed nothing and read as growth).
  * Without generations the sizer keeps c (the subtest above). */
+static uint64_t major_collections(void)
+{
+    corral_stats stats;
+    corral_get_stats(&stats);
+    return stats.collections - stats.minor_collections;
+}
+
+/* Until the heap's limit brings a major collection: 4 MiB trees, each kept
+ * (in *kept) while the next is built, so minor collections promote them
+ * (after one, CORRAL_GC_PROMOTE_AFTER=1) and they die old. */
+static void churn_until_major(corral_handle kept)
+{
+    uint64_t majors = major_collections();
+    for (size_t built = 0; major_collections() == majors; built += 4 * MiB) {
+        if (built > 4096 * MiB)
+            bail_out("4G of promoted trees brought no major collection");
+        *kept = make_tree(16);
+    }
+}
+
 static void generational_growth(void *arg)
 {
     (void)arg;
-    test_start("CORRAL_GC_GENERATIONAL=1 CORRAL_HEAP_MAX=512M CORRAL_GC_THREADS=1", true);
+    test_start("CORRAL_GC_GENERATIONAL=1 CORRAL_GC_PROMOTE_AFTER=1 CORRAL_HEAP_MAX=512M "
+               "CORRAL_GC_THREADS=1",
+               true);
     ok(corral_heap.sizer.expansiveness == 16 && corral_heap.sizer.growth_expansiveness == 12,
        "c 16, after a growth phase 12 (%g, %g)", corral_heap.sizer.expansiveness,
        corral_heap.sizer.growth_expansiveness);
     corral_handle_scope scope = corral_handle_scope_open();
-    corral_handle live = corral_handle_new(make_tree(18)); /* 16 MiB, all of it kept */
-    corral_collect();
-    ok(corral_heap.sizer.growing, "a major collection finding the built tree alive: growth");
+    corral_handle live = corral_handle_new(make_tree(19)); /* 32 MiB, all of it kept */
+    ok(major_collections() > 0 && corral_heap.sizer.growing,
+       "building a 32M tree, the major collections found it alive: growth (%llu majors)",
+       (unsigned long long)major_collections());
     size_t growth_limit = corral_heap.target, live_bytes = corral_heap.live_after_gc;
-    *live = NULL;
-    churn(8 * MiB, NULL);
     corral_collect();
-    ok(!corral_heap.sizer.growing, "the next, finding it dead: steady (live %zu of %zu before)",
+    ok(corral_heap.sizer.growing, "corral_collect() right after: still growth");
+    *live = NULL;
+    churn_until_major(live);
+    ok(!corral_heap.sizer.growing,
+       "the next major collection, finding the tree dead: steady (live %zu of %zu before)",
        corral_heap.live_after_gc, live_bytes);
+    corral_collect();
+    size_t steady_live = corral_heap.live_after_gc;
+    corral_collect();
+    ok(!corral_heap.sizer.growing && corral_heap.live_after_gc == steady_live,
+       "a second corral_collect() in a row, freeing nothing: still steady (%zu live)",
+       corral_heap.live_after_gc);
+    is_int(checksum(*live), expected_checksum(16), "the last tree is intact");
     diag("limit %zu over %zu live in growth", growth_limit, live_bytes);
     corral_handle_scope_close(scope);
 }
@@ -243,7 +287,10 @@ static void shrinking_live(void *arg)
     test_start("CORRAL_HEAP_MAX=512M CORRAL_GC_THREADS=1", true);
     corral_handle_scope scope = corral_handle_scope_open();
     corral_handle live = corral_handle_new(make_tree(19)); /* 32 MiB */
+    ok(collections() > 0 && corral_heap.sizer.growing,
+       "building it, the heap's limit brought collections that found it alive: growth");
     churn(256 * MiB, NULL);
+    ok(!corral_heap.sizer.growing, "churning over it: steady");
     size_t big_limit = corral_heap.target;
     *live = NULL;
     /* Until two collections have seen it gone: how much headroom the first
@@ -268,7 +315,8 @@ int main(void)
     tap_subtest("CORRAL_HEAP_MAX=8M alone", 60, small_maximum, NULL);
     tap_subtest("CORRAL_HEAP_MAX alone: adaptive limit above 2x live", 120,
                 adaptive_under_maximum, NULL);
-    tap_subtest("generational: a growth phase takes 3/4 of c", 120, generational_growth, NULL);
+    tap_subtest("generational: a growth phase takes 3/4 of c; corral_collect() keeps the phase",
+                120, generational_growth, NULL);
     tap_subtest("CORRAL_HEAP_MIN = CORRAL_HEAP_MAX: fixed heap", 120, fixed_heap, NULL);
     tap_subtest("shrinking live data shrinks the limit", 120, shrinking_live, NULL);
     return done_testing();
