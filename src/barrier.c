@@ -100,6 +100,11 @@ void corral_write_barrier_outside_heap(corral_ref object, const void *field)
                      __ATOMIC_RELAXED);
 }
 
+void barrier_set_newborn_cards(uint8_t *cards, size_t count)
+{
+    memset(cards, enabled ? CORRAL_CARD_DIRTY : 0, count);
+}
+
 /* Byte by byte with the barrier's own relaxed stores: other threads may be
  * marking the same cards. */
 static void mark_cards(uint8_t *cards, size_t count)

@@ -30,6 +30,16 @@ bool barrier_recorded_in(const void *object, const void *field);
  * collection every survivor is old: nothing is left to remember. */
 void barrier_clean_below_from_stw(const char *top);
 
+/* Sets the cards of a new large object: all dirty while the barrier is on.
+ * It is young until a minor collection marks it, and old from then on,
+ * while survivors it refers to may stay young (aging); the stores that put
+ * them there need no barrier (the pass elides it for stores into an object
+ * allocated since the last safepoint), so its cards are dirty from birth
+ * and the next minor collection scans them. Small objects need no such
+ * start: what such a store puts in one is no younger than it, so it is
+ * old no later. Any thread, before the object is published. */
+void barrier_set_newborn_cards(uint8_t *cards, size_t count);
+
 /* The large object holding field, by a walk of the LOS list; NULL if none.
  * Any thread (it takes the LOS lock). */
 void *barrier_large_object_holding(const void *field);

@@ -32,9 +32,7 @@ void *los_alloc(size_t size)
         return NULL;
     memset(header, 0, sizeof(los_object) + size);
     header->size = size;
-    /* Clean: a new large object is young (unmarked) until a collection
-     * finds it alive, so stores into it need no record until then. */
-    memset(los_cards(header), 0, cards);
+    barrier_set_newborn_cards(los_cards(header), cards);
     header->signature = LOS_SIGNATURE;
     pthread_mutex_lock(&los_lock);
     if (heap_marking()) /* the collector sets it holding los_lock too */
