@@ -367,7 +367,14 @@ static int parse_statepoint_constants(parser *p, uint32_t record_index, size_t l
     return 0;
 }
 
-/* Classifies one GC pointer location: 1 and *slot for a slot to relocate,
+/* The most references one GC location may hold: a vector of 8 (a 64-byte
+ * spill of an AVX-512 register). */
+#define GC_LOCATION_MAX_LANES 8
+
+/* Classifies one GC pointer location: the number of references it holds
+ * (1, or one per lane of a vector of references, which RewriteStatepointsForGC
+ * relocates whole and the backend spills to consecutive words; the
+ * vectorizer makes them from loops over references) with *slot the first,
  * 0 for a constant (nothing to relocate), -1 on error. */
 static int gc_location_slot(parser *p, uint32_t record_index, unsigned index,
                             const location *loc, uint64_t stack_size, stackmap_slot *slot)
@@ -383,28 +390,41 @@ static int gc_location_slot(parser *p, uint32_t record_index, unsigned index,
                            PRId32 " as a GC pointer (expected Indirect, Register or Constant; "
                            "gc allocas are not supported)", record_index, index, name,
                            loc->value);
-    if (loc->size != 8)
+    bool vector_spill = loc->kind == LOCATION_INDIRECT && loc->size % 8 == 0 &&
+                        loc->size / 8 <= GC_LOCATION_MAX_LANES;
+    if (loc->size != 8 && !vector_spill)
         return parse_error(p, loc->offset, "record %" PRIu32 " location %u: GC pointer of %u "
-                           "bytes (expected 8)", record_index, index, loc->size);
+                           "bytes in %s (expected 8, or a vector of up to %d references spilled "
+                           "to the stack: Indirect, a multiple of 8 bytes)", record_index, index,
+                           loc->size,
+                           loc->kind == LOCATION_REGISTER ? "a register" : "a spill slot",
+                           GC_LOCATION_MAX_LANES);
     *slot = (stackmap_slot){
         .kind = loc->kind == LOCATION_REGISTER ? STACKMAP_SLOT_REGISTER : STACKMAP_SLOT_INDIRECT,
         .dwarf_reg = loc->dwarf_reg,
         .offset = loc->value,
     };
-    char problem[160];
-    if (slot_problem(slot, stack_size, problem, sizeof problem))
-        return parse_error(p, loc->offset, "record %" PRIu32 " location %u: %s", record_index,
-                           index, problem);
-    return 1;
+    int lanes = loc->size / 8;
+    for (int lane = 0; lane < lanes; lane++) {
+        stackmap_slot word = *slot;
+        word.offset += 8 * lane;
+        char problem[160];
+        if (slot_problem(&word, stack_size, problem, sizeof problem))
+            return parse_error(p, loc->offset, "record %" PRIu32 " location %u%s: %s",
+                               record_index, index, lanes > 1 ? " (a vector lane)" : "",
+                               problem);
+    }
+    return lanes;
 }
 
-/* Reads the (base, derived) pairs into p->scratch_pairs, dropping pairs whose
- * base is a constant; returns the number kept in *kept. */
+/* Reads the (base, derived) pairs into p->scratch_pairs, a pair per lane of
+ * a vector pair (base lane i is the base of derived lane i), dropping pairs
+ * whose base is a constant; returns the number kept in *kept. */
 static int collect_gc_pairs(parser *p, uint32_t record_index, size_t first_offset,
                             unsigned first_index, size_t pair_count, uint64_t stack_size,
                             size_t *kept)
 {
-    if (reserve_scratch(p, pair_count, first_offset))
+    if (reserve_scratch(p, pair_count * GC_LOCATION_MAX_LANES, first_offset))
         return -1;
     *kept = 0;
     for (size_t i = 0; i < pair_count; i++) {
@@ -412,24 +432,34 @@ static int collect_gc_pairs(parser *p, uint32_t record_index, size_t first_offse
         location base = decode_location(p, first_offset + 2 * i * LOCATION_SIZE);
         location derived = decode_location(p, base.offset + LOCATION_SIZE);
         stackmap_derived pair;
-        int base_is_slot =
+        int base_lanes =
             gc_location_slot(p, record_index, base_index, &base, stack_size, &pair.base);
-        if (base_is_slot < 0)
+        if (base_lanes < 0)
             return -1;
-        int derived_is_slot = gc_location_slot(p, record_index, base_index + 1, &derived,
-                                               stack_size, &pair.derived);
-        if (derived_is_slot < 0)
+        int derived_lanes = gc_location_slot(p, record_index, base_index + 1, &derived,
+                                             stack_size, &pair.derived);
+        if (derived_lanes < 0)
             return -1;
-        if (!base_is_slot)
+        if (!base_lanes)
             continue; /* a null base: nothing to relocate */
-        if (!derived_is_slot) {
+        if (!derived_lanes) {
             char text[48];
             format_slot(&pair.base, text, sizeof text);
             return parse_error(p, derived.offset, "record %" PRIu32 " location %u: derived "
                                "pointer is a constant but its base %s is not (expected both "
                                "constant or neither)", record_index, base_index + 1, text);
         }
-        p->scratch_pairs[(*kept)++] = pair;
+        if (derived_lanes != base_lanes)
+            return parse_error(p, derived.offset, "record %" PRIu32 " location %u: derived "
+                               "pointer of %u bytes but its base has %u (expected the same "
+                               "size: a vector's lanes pair one to one)", record_index,
+                               base_index + 1, derived.size, base.size);
+        for (int lane = 0; lane < base_lanes; lane++) {
+            stackmap_derived word = pair;
+            word.base.offset += 8 * lane;
+            word.derived.offset += 8 * lane;
+            p->scratch_pairs[(*kept)++] = word;
+        }
     }
     return 0;
 }

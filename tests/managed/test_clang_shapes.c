@@ -3,8 +3,10 @@
  * call-frame optimisation pushes them at -O1 and above), references passed
  * through "..." and a va_list, variable-length arrays next to an
  * over-aligned local (a realigned, dynamically sized frame), varargs
- * functions that return a value or a struct in memory, and inline
- * assembly. Built at -O0..-O3; every object moves in every collection. */
+ * functions that return a value or a struct in memory, inline assembly,
+ * and loops the vectorizer turns into vectors of references live across
+ * the loop's poll. Built at -O0..-O3; every object moves in every
+ * collection. */
 #include <corral.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -381,9 +383,63 @@ static void inline_assembly(void *arg)
     is_int(node->value, 41, "a reference held across it is relocated");
 }
 
+/* ------------------------------------------------ vectors of references */
+
+static const corral_type node_array_type = CORRAL_REF_ARRAY_TYPE("node[]");
+typedef corral_ref CORRAL_REF *slotref;
+
+static inline __attribute__((always_inline)) slotref elements_of(corral_ref array)
+{
+    return (slotref)((char CORRAL_REF *)array + sizeof(corral_array_header));
+}
+
+/* At -O2 and -O3 the loop vectorizer keeps a and b as <2 x ptr> splats,
+ * live across the loop's poll: stackmap locations of 16 bytes, a pair of
+ * references each (once refused as corrupt stackmaps at startup). */
+__attribute__((noinline)) void fill_alternating(corral_ref array, long length, noderef a,
+                                                noderef b)
+{
+    for (long i = 0; i < length; i++)
+        elements_of(array)[i] = (i & 1) ? a : b;
+}
+
+__attribute__((noinline)) void copy_references(corral_ref to, corral_ref from, long length)
+{
+    for (long i = 0; i < length; i++)
+        elements_of(to)[i] = elements_of(from)[length - 1 - i];
+}
+
+static void vector_loops(void *arg)
+{
+    test_start(arg, true);
+    enum { LENGTH = 4096 };
+    corral_ref array = corral_alloc_array(&node_array_type, LENGTH);
+    noderef a = fresh_garbage_then_node(3), b = fresh_garbage_then_node(5);
+    corral_stats before, after;
+    corral_get_stats(&before);
+    fill_alternating(array, LENGTH, a, b);
+    corral_get_stats(&after);
+    ok(after.collections > before.collections,
+       "a collection at the loop's poll (%llu)",
+       (unsigned long long)(after.collections - before.collections));
+    corral_collect();
+    long wrong = 0;
+    for (long i = 0; i < LENGTH; i++)
+        wrong += ((noderef)elements_of(array)[i])->value != ((i & 1) ? 3 : 5);
+    is_int(wrong, 0, "every element, stored from a relocated vector lane, is its node");
+    corral_ref reversed = corral_alloc_array(&node_array_type, LENGTH);
+    copy_references(reversed, array, LENGTH);
+    corral_collect();
+    wrong = 0;
+    for (long i = 0; i < LENGTH; i++)
+        wrong += ((noderef)elements_of(reversed)[i])->value != ((i & 1) ? 5 : 3);
+    is_int(wrong, 0, "a reversed copy through vectors of references");
+    is_int(a->value + b->value, 8, "the references passed in are relocated");
+}
+
 int main(void)
 {
-    plan(7);
+    plan(8);
     tap_subtest("calls with arguments on the stack", 60, stack_arguments, MOVING_STRESS);
     tap_subtest("printf with many arguments", 60, many_argument_printf, MOVING_STRESS);
     tap_subtest("references passed through varargs", 60, variadic_references, MOVING_STRESS);
@@ -392,5 +448,9 @@ int main(void)
     tap_subtest("small structs of references by value", 60, small_structs, MOVING_STRESS);
     tap_subtest("varargs functions with results", 60, varargs_results, MOVING_STRESS);
     tap_subtest("inline assembly", 60, inline_assembly, MOVING_STRESS);
+    /* polls: a collection the first time each poll site is reached, the
+     * vectorized loop's among them. */
+    tap_subtest("vectorized loops over references", 60, vector_loops,
+                "CORRAL_GC_STRESS=move-all,poison,polls CORRAL_GC_VERIFY=after");
     return done_testing();
 }

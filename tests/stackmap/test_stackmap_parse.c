@@ -199,6 +199,43 @@ static void test_dedupe(void)
     builder_release(&b);
 }
 
+/* Vectors of references (the loop vectorizer's), spilled whole: a pair
+ * per lane, base lane i with derived lane i. */
+static const test_function vector_function[] = {{0x600000, 96, 1}};
+static const test_record vector_record[] = {
+    RECORD(22, 0x40, STATEPOINT_HEADER(0),
+           {3, 16, ARCH_DWARF_SP, 16}, {3, 16, ARCH_DWARF_SP, 16}, /* (<A, B>, <A, B>) */
+           {3, 16, ARCH_DWARF_SP, 16}, {3, 16, ARCH_DWARF_SP, 48}, /* (<A, B>, <C, D>) */
+           LOC_SPILL(8), LOC_SPILL(8)),                            /* (E, E) */
+};
+
+static void test_vector_pairs(void)
+{
+    builder b = {0};
+    test_table t = TABLE(vector_function, vector_record);
+    emit_table(&b, &t);
+    stackmap_table table;
+    char error[ERROR_SIZE];
+    if (!ok(parse_bytes(&b, &table, error) == 0, "parses 16-byte vector locations"))
+        diag("  %s", error);
+    const stackmap_record *r = &table.records[0];
+    ok(r->base_count == 3 && slot_is(&r->bases[0], STACKMAP_SLOT_INDIRECT, SP, 8) &&
+           slot_is(&r->bases[1], STACKMAP_SLOT_INDIRECT, SP, 16) &&
+           slot_is(&r->bases[2], STACKMAP_SLOT_INDIRECT, SP, 24),
+       "bases: the scalar and both lanes of the vector ([" SP_NAME "+8] [" SP_NAME "+16] ["
+       SP_NAME "+24])");
+    ok(r->derived_count == 2 &&
+           slot_is(&r->derived[0].base, STACKMAP_SLOT_INDIRECT, SP, 16) &&
+           slot_is(&r->derived[0].derived, STACKMAP_SLOT_INDIRECT, SP, 48) &&
+           slot_is(&r->derived[1].base, STACKMAP_SLOT_INDIRECT, SP, 24) &&
+           slot_is(&r->derived[1].derived, STACKMAP_SLOT_INDIRECT, SP, 56),
+       "derived lanes pair with base lanes: ([" SP_NAME "+16] -> [" SP_NAME "+48]) ([" SP_NAME
+       "+24] -> [" SP_NAME "+56])");
+    ok(stackmap_record_check(r), "the normalised record passes its check");
+    stackmap_table_release(&table);
+    builder_release(&b);
+}
+
 static void test_deopt_and_live_outs(void)
 {
     test_record record = RECORD(31, 0x10, STATEPOINT_HEADER(2), LOC_SPILL(8), LOC_CONST(5),
@@ -451,8 +488,34 @@ static void test_location_errors(void)
                         "supported)", "a Direct location as a GC pointer");
     expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), {3, 4, SP, 8},
                                              LOC_SPILL(8)),
-                        "test: offset 92: record 0 location 3: GC pointer of 4 bytes (expected 8)",
+                        "test: offset 92: record 0 location 3: GC pointer of 4 bytes in a spill "
+                        "slot (expected 8, or a vector of up to 8 references spilled to the "
+                        "stack: Indirect, a multiple of 8 bytes)",
                         "a GC pointer that is not 8 bytes");
+    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), {3, 12, SP, 8},
+                                             {3, 12, SP, 8}),
+                        "test: offset 92: record 0 location 3: GC pointer of 12 bytes in a spill "
+                        "slot (expected 8, or a vector of up to 8 references spilled to the "
+                        "stack: Indirect, a multiple of 8 bytes)",
+                        "a vector spill that is not whole words");
+    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), {3, 72, SP, 8},
+                                             {3, 72, SP, 8}),
+                        "test: offset 92: record 0 location 3: GC pointer of 72 bytes in a spill "
+                        "slot (expected 8, or a vector of up to 8 references spilled to the "
+                        "stack: Indirect, a multiple of 8 bytes)",
+                        "a vector of 9 references");
+    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), {1, 16, SAVED_A, 0},
+                                             {1, 16, SAVED_A, 0}),
+                        "test: offset 92: record 0 location 3: GC pointer of 16 bytes in a "
+                        "register (expected 8, or a vector of up to 8 references spilled to the "
+                        "stack: Indirect, a multiple of 8 bytes)",
+                        "a vector of references in a register");
+    expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), {3, 16, SP, 8},
+                                             LOC_SPILL(32)),
+                        "test: offset 104: record 0 location 4: derived pointer of 8 bytes but "
+                        "its base has 16 (expected the same size: a vector's lanes pair one to "
+                        "one)",
+                        "a vector base with a scalar derived pointer");
     expect_record_error(&(test_record)RECORD(1, 8, STATEPOINT_HEADER(0), LOC_REG(SCRATCH),
                                              LOC_REG(SCRATCH)),
                         "test: offset 92: record 0 location 3: GC pointer in register " SCRATCH_NAME
@@ -697,6 +760,11 @@ static int write_seeds(const char *dir)
     emit_one_record(&b, STACKMAP_DYNAMIC_FRAME, &live_outs);
     failed |= write_seed(dir, "hand-dedupe-deopt-liveouts", &b);
     builder_release(&b);
+    b = (builder){0};
+    test_table vectors = TABLE(vector_function, vector_record);
+    emit_table(&b, &vectors);
+    failed |= write_seed(dir, "hand-vector-lanes", &b);
+    builder_release(&b);
     return failed;
 }
 
@@ -706,6 +774,7 @@ int main(int argc, char **argv)
         return write_seeds(argv[2]);
     test_basic_table();
     test_dedupe();
+    test_vector_pairs();
     test_deopt_and_live_outs();
     test_frame_cfa();
     test_concatenated_tables();
