@@ -31,6 +31,13 @@
  *           ... use %b                           ; %b.kept = load frame.roots[0]
  *   ret:    head = frame.next
  *
+ * A vector of references live across the call (the loop vectorizer's
+ * splats, hoisted above it: a computed goto's dispatch block, shared by every
+ * interpreter loop of the function, can lead from after a setjmp back to a
+ * loop before it) is built again before each use from the scalars in its
+ * lanes, which are then kept as above; one whose lanes are not known
+ * without reading it is an error.
+ *
  * Values other than references live across the call (integers, raw
  * pointers made from references, aggregates) are checked like those live
  * across a safepoint: liveness.c counts a setjmp call as one.
@@ -230,6 +237,118 @@ static LLVMValueRef after_definition(LLVMValueRef value, LLVMValueRef after_push
     return LLVMIsAArgument(value) ? after_push : insertion_point_after(value);
 }
 
+/* Insertelement and shufflevector chains a lane is followed through: the
+ * vectorizer's splats take two. */
+#define LANE_SEARCH_DEPTH 16
+
+/* The scalar in lane `lane` of a vector built from scalars (insertelement,
+ * shufflevector, constants), or NULL when only reading the vector tells. */
+static LLVMValueRef lane_of(LLVMValueRef vector, unsigned lane, unsigned depth)
+{
+    LLVMTypeRef element = LLVMGetElementType(LLVMTypeOf(vector));
+    if (depth > LANE_SEARCH_DEPTH)
+        return NULL;
+    if (LLVMIsAPoisonValue(vector))
+        return LLVMGetPoison(element);
+    if (LLVMIsAUndefValue(vector))
+        return LLVMGetUndef(element);
+    if (LLVMIsAConstant(vector) && !LLVMIsAConstantExpr(vector))
+        return LLVMGetAggregateElement(vector, lane);
+    if (LLVMIsAInsertElementInst(vector)) {
+        LLVMValueRef index = LLVMGetOperand(vector, 2);
+        if (!LLVMIsAConstantInt(index))
+            return NULL;
+        if (LLVMConstIntGetZExtValue(index) == lane)
+            return LLVMGetOperand(vector, 1);
+        return lane_of(LLVMGetOperand(vector, 0), lane, depth + 1);
+    }
+    if (LLVMIsAShuffleVectorInst(vector)) {
+        int from = LLVMGetMaskValue(vector, lane);
+        if (from == LLVMGetUndefMaskElem())
+            return LLVMGetPoison(element);
+        LLVMValueRef first = LLVMGetOperand(vector, 0);
+        unsigned width = LLVMGetVectorSize(LLVMTypeOf(first));
+        return (unsigned)from < width ? lane_of(first, (unsigned)from, depth + 1)
+                                      : lane_of(LLVMGetOperand(vector, 1), (unsigned)from - width,
+                                                depth + 1);
+    }
+    return NULL;
+}
+
+/* A vector's lanes, each a scalar or a constant. */
+typedef struct vector_lanes {
+    LLVMValueRef vector;
+    LLVMValueRef *lanes;
+    unsigned count;
+} vector_lanes;
+
+/* The vector again before `before`, from its lanes (a copy_builder). */
+static LLVMValueRef build_from_lanes(polls_pass *pass, LLVMValueRef before, const void *context)
+{
+    const vector_lanes *vector = context;
+    LLVMPositionBuilderBefore(pass->builder, before);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(pass->context);
+    LLVMValueRef built = LLVMGetPoison(LLVMTypeOf(vector->vector));
+    char *name = xasprintf("%s.rebuilt", value_name(vector->vector));
+    for (unsigned i = 0; i < vector->count; i++)
+        built = LLVMBuildInsertElement(pass->builder, built, vector->lanes[i],
+                                       LLVMConstInt(i32, i, 0), i + 1 == vector->count ? name : "");
+    free(name);
+    return built;
+}
+
+/* Erases a vector-building instruction nothing uses any more, and then
+ * those that built its operands. */
+static void erase_unused_vector_chain(LLVMValueRef value)
+{
+    if (!(LLVMIsAInsertElementInst(value) || LLVMIsAShuffleVectorInst(value)) ||
+        LLVMGetFirstUse(value))
+        return;
+    LLVMValueRef first = LLVMGetOperand(value, 0);
+    LLVMValueRef second = LLVMIsAShuffleVectorInst(value) ? LLVMGetOperand(value, 1) : NULL;
+    LLVMInstructionEraseFromParent(value);
+    erase_unused_vector_chain(first);
+    if (second && second != first)
+        erase_unused_vector_chain(second);
+}
+
+/* Builds each vector of references live across a setjmp call again before
+ * each of its uses, when its lanes are known scalars; the others are left
+ * for find_kept_references to refuse. */
+static void rebuild_vectors_across_setjmp(polls_pass *pass, LLVMValueRef function)
+{
+    safepoint_map map;
+    safepoint_map_build_at(&map, pass, function, SAFEPOINTS_SETJMP_ONLY);
+    value_list vectors = {0};
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            LLVMTypeRef type = LLVMTypeOf(inst);
+            if (LLVMGetTypeKind(type) == LLVMVectorTypeKind && type_contains_gc_pointer(type) &&
+                live_across_safepoint(&map, inst))
+                VEC_PUSH(vectors, inst);
+        }
+    safepoint_map_free(&map);
+    for (size_t v = 0; v < vectors.count; v++) {
+        LLVMValueRef vector = vectors.items[v];
+        vector_lanes lanes = {vector, NULL, LLVMGetVectorSize(LLVMTypeOf(vector))};
+        lanes.lanes = xcalloc(lanes.count, sizeof *lanes.lanes);
+        unsigned known = 0;
+        while (known < lanes.count && (lanes.lanes[known] = lane_of(vector, known, 0)))
+            known++;
+        if (known == lanes.count) {
+            value_list users = {0};
+            collect_instruction_users(vector, NULL, &users);
+            replace_uses_with_copies(pass, vector, &users, build_from_lanes, &lanes);
+            free(users.items);
+            erase_unused_vector_chain(vector);
+        }
+        free(lanes.lanes);
+    }
+    free(vectors.items);
+}
+
 /* The references of function live across one of its setjmp calls; errors
  * for those it cannot keep. */
 static void find_kept_references(polls_pass *pass, LLVMValueRef function, kept_list *kept)
@@ -259,7 +378,8 @@ static void find_kept_references(polls_pass *pass, LLVMValueRef function, kept_l
             pass_error(pass, function, LLVMIsAInstruction(value) ? value : NULL,
                        "vector of references %s is live across %s, which returns again after a "
                        "longjmp; the pass keeps references there in memory the collector "
-                       "updates, but not vectors",
+                       "updates, and vectors only when built from known scalars "
+                       "(insertelement, shufflevector), which it builds again after the call",
                        what, where);
             free(what);
             free(where);
@@ -511,6 +631,7 @@ void keep_references_across_setjmp(polls_pass *pass, LLVMValueRef function)
     setjmp_frame frame = {0};
     kept_list kept = {0};
     size_t errors = pass->error_count;
+    rebuild_vectors_across_setjmp(pass, function);
     find_kept_references(pass, function, &kept);
     if (pass->error_count == errors && kept.count > 0) {
         /* A base built for a phi or select may be live across the setjmp

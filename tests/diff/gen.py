@@ -52,6 +52,14 @@ every one but those its KNOWN_BUGS table lists for the level):
   headerless        in half the programs (by seed), the object type is
                     headerless (CORRAL_TYPE_HEADERLESS): no header, its first
                     reference at offset 0, its objects never moved
+  ref-vectors       a new reference array, often large (8 KiB and up), given
+                    a new object and older references with no safepoint
+                    between (barriers
+                    the pass elides), then filled by a loop the vectorizer
+                    turns into vectors of references live across its poll,
+                    copied by memcpy into a new array, and read back after
+                    garbage (minor collections make it old while what it
+                    holds ages)
 """
 import argparse
 import random
@@ -60,7 +68,7 @@ import sys
 SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "indirect-varargs",
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
           "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp", "headerless",
-          "cut", "slot-helpers"]
+          "cut", "slot-helpers", "ref-vectors"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -76,6 +84,7 @@ class Generator:
         self.functions = []
         self.out = []
         self.labels = 0  # computed-goto blocks so far: their labels are numbered
+        self.function_count = 0  # set by program() before the functions are made
 
     def emit(self, line, depth=1):
         self.out.append("    " * depth + line)
@@ -114,7 +123,7 @@ class Generator:
 
     def statement(self, env, index, depth):
         r = self.r
-        kind = r.randrange(22)
+        kind = r.randrange(23)
         target = r.choice(env["scalars"][-4:])
         if kind == 0:
             ref = r.choice(env["refs"])
@@ -206,6 +215,8 @@ class Generator:
             self.cut(env, index, depth, target)
         elif kind == 21 and "slot-helpers" in self.shapes:
             self.slot_helpers(env, index, depth, target)
+        elif kind == 22 and "ref-vectors" in self.shapes:
+            self.ref_vectors(env, index, depth, target)
         elif kind == 11 and depth < 3:
             self.emit("if ((%s & 3) != 1) {" % self.expr(env, 1), depth)
             self.statement(env, index, depth + 1)
@@ -387,6 +398,48 @@ class Generator:
                                                      self.expr(env, 1)), depth + 1)
         self.emit("}", depth)
 
+    def ref_vectors(self, env, index, depth, target):
+        """References stored into a new array without barriers (elided: a new
+        object and an older one, the new one reachable only through the array),
+        by a vectorized loop, and by memcpy into another new array; read back
+        after what may collect. 1024 references and up make a large object."""
+        r = self.r
+        # Large (half the time) only in the last function, which rounds()
+        # alone calls: earlier ones are called by the later ones, so large
+        # allocations there multiply (one seed allocated 11 GB).
+        last = index == self.function_count - 1
+        length = r.randrange(1024, 1400) if last and r.randrange(2) else r.randrange(2, 200)
+        x, y = r.sample(env["refs"], 2) if len(env["refs"]) > 1 else env["refs"] * 2
+        elided, vector = r.choice([(True, False), (False, True), (True, True)])
+        self.emit("{", depth)
+        self.emit("arr_ref vec;", depth + 1)
+        self.emit("{", depth + 1)
+        self.emit("obj_ref fresh = diff_new_obj();", depth + 2)
+        self.emit("fresh->v0 = %s;" % self.expr(env, 1), depth + 2)
+        self.emit("vec = diff_new_refs(%d);" % length, depth + 2)
+        if elided:
+            self.emit("DIFF_REFS(vec)[0] = fresh;", depth + 2)
+            self.emit("DIFF_REFS(vec)[%d] = %s;" % (length - 1, y), depth + 2)
+        self.emit("}", depth + 1)
+        if vector:
+            step = r.randrange(2, 4)
+            self.emit("for (uint64_t i = 1; i < %d; i++)" % (length - 1), depth + 1)
+            self.emit("DIFF_REFS(vec)[i] = (i %% %d == 0) ? %s : %s;" % (step, x, y), depth + 2)
+        copied = r.randrange(1, length + 1)
+        large_copy = last and length < 1024 and r.randrange(2) == 0
+        self.emit("arr_ref copy = diff_new_refs(%d);" % (copied + 1024 if large_copy else copied), depth + 1)
+        self.emit("__builtin_memcpy((char DIFF_REF *)DIFF_REFS(copy), (char DIFF_REF *)DIFF_REFS(vec), "
+                  "%d * sizeof(obj_ref));" % copied, depth + 1)
+        # Garbage, not a call: calls here would multiply the program's work.
+        self.emit("diff_garbage(%d);" % r.randrange(1, 60), depth + 1)
+        field = r.randrange(3)
+        read = "(DIFF_REFS(%s)[i] ? DIFF_REFS(%s)[i]->v%d : UINT64_C(1))"
+        self.emit("for (uint64_t i = 0; i < %d; i += %d)" % (length, r.randrange(1, 7)), depth + 1)
+        self.emit("%s = diff_mix(%s, %s);" % (target, target, read % ("vec", "vec", field)), depth + 2)
+        self.emit("for (uint64_t i = 0; i < %d; i++)" % copied, depth + 1)
+        self.emit("%s = %s * 31 + %s;" % (target, target, read % ("copy", "copy", field)), depth + 2)
+        self.emit("}", depth)
+
     def interpreter(self, env, index, depth, target):
         """A threaded-code loop (goto *label): indirectbr cycles with references live around them."""
         r = self.r
@@ -521,7 +574,8 @@ class Generator:
             self.out.append("#define DIFF_HEADERLESS_OBJ 1")
         self.out.append('#include "diff_helpers.h"')
         self.out.append("")
-        for i in range(r.randrange(4, 10)):
+        self.function_count = r.randrange(4, 10)
+        for i in range(self.function_count):
             self.function(i)
         self.rounds()
         threads = r.randrange(1, 4) if "threads" in self.shapes else 0

@@ -262,6 +262,43 @@ static void longjmp_from_plain_c(void *self)
     free(run.output);
 }
 
+/* ------------------------------------------------ vectors of references */
+
+static const corral_type node_array_type = CORRAL_REF_ARRAY_TYPE("node[]");
+
+static inline __attribute__((always_inline)) noderef CORRAL_REF *nodes_of(corral_ref array)
+{
+    return (noderef CORRAL_REF *)((char CORRAL_REF *)array + sizeof(corral_array_header));
+}
+
+/* A loop the vectorizer makes store <2 x ptr> splats of a and b, inside a
+ * loop that calls setjmp: at -O2 the splats are hoisted above both, so they
+ * are live across the setjmp call (the pass once refused this with "vector
+ * of references ... is live across the call to '_setjmp'"). */
+static void vectors_around_setjmp(void *arg)
+{
+    test_start(arg, true);
+    enum { LENGTH = 256, ROUNDS = 6 };
+    corral_ref array = corral_alloc_array(&node_array_type, LENGTH);
+    noderef a = fresh_garbage_then_node(3), b = fresh_garbage_then_node(5);
+    long jumped = 0;
+    for (long round = 0; round < ROUNDS * one; round++) {
+        for (long i = 0; i < LENGTH; i++)
+            nodes_of(array)[i] = (i & 1) ? a : b;
+        jmp_buf env;
+        if (setjmp(env) == 0)
+            collect_and_jump(env, 1);
+        else
+            jumped++;
+    }
+    long wrong = 0;
+    for (long i = 0; i < LENGTH; i++)
+        wrong += nodes_of(array)[i]->value != ((i & 1) ? 3 : 5);
+    is_int(jumped, ROUNDS, "every round jumped back");
+    is_int(wrong, 0, "the elements stored after each collection are the moved nodes");
+    is_int(a->value + b->value, 8, "the references the vectors were made from are relocated");
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "jump-from-plain-c") == 0) {
@@ -269,7 +306,7 @@ int main(int argc, char **argv)
         jump_from_plain_c();
         return 0;
     }
-    plan(7);
+    plan(8);
     tap_subtest("references live across setjmp", 60, references_across_setjmp, MOVING_STRESS);
     tap_subtest("setjmp in a loop", 60, setjmp_in_a_loop, MOVING_STRESS);
     tap_subtest("a derived reference carried around a loop with setjmp", 60,
@@ -280,5 +317,6 @@ int main(int argc, char **argv)
                 MOVING_STRESS);
     tap_subtest("sigsetjmp and __builtin_setjmp", 60, other_setjmps, MOVING_STRESS);
     tap_subtest("longjmp from plain C", 60, longjmp_from_plain_c, argv[0]);
+    tap_subtest("vectors of references around setjmp", 60, vectors_around_setjmp, MOVING_STRESS);
     return done_testing();
 }

@@ -509,6 +509,22 @@ static void test_rewrites(void)
     free(undefined);
     free(ir);
 
+    /* Vectors of references live across setjmp, built from scalars (the
+     * vectorizer's splats): built again after the call from kept lanes. */
+    ir = opt_ok("", "setjmp_vector.ll");
+    char *vectors = ir_function(ir, "splat_across");
+    ok(vectors && appears_before(vectors, "call i32 @_setjmp", "%a.kept = load ptr addrspace(1)") &&
+           appears_before(vectors, "call i32 @_setjmp", "%b.kept = load ptr addrspace(1)") &&
+           strstr(vectors, "%splat.rebuilt = insertelement <2 x ptr addrspace(1)> %") &&
+           strstr(vectors, "%pair.0.rebuilt = insertelement <2 x ptr addrspace(1)> <ptr "
+                           "addrspace(1) null, ptr addrspace(1) poison>, ptr addrspace(1) "
+                           "%b.kept, i32 1") &&
+           !strstr(vectors, "%splat = ") && !strstr(vectors, "%ins = "),
+       "setjmp: a splat and an insertelement chain of references live across the call are "
+       "built again after it from their lanes, kept in root slots (a null lane stays null)");
+    free(vectors);
+    free(ir);
+
     /* Static helpers that take or return an interior reference are inlined,
      * even noinline (clang -O0 marks every function so). */
     ir = opt_ok("", "interior_helpers.ll");
@@ -873,6 +889,7 @@ static void test_bad_ir(void)
         {"bad_aggregate.ll", "bad_aggregate.ll: big: aggregate value '%all' holding references is live across the call to 'g'"},
         {"bad_returns_twice.ll", "bad_returns_twice.ll: jump: call to 'vfork' returns twice, and only a direct call of a declared setjmp-like function"},
         {"bad_setjmp_raw_pointer.ll", "bad_setjmp_raw_pointer.ll: raw: raw pointer '%m', made from a reference, is live across the call to '_setjmp'"},
+        {"bad_setjmp_vector.ll", "bad_setjmp_vector.ll: loaded: vector of references '%pair' is live across the call to '_setjmp', which returns again after a longjmp; the pass keeps references there in memory the collector updates, and vectors only when built from known scalars"},
         {"bad_varargs.ll", "bad_varargs.ll: log_value: a managed varargs function that returns a value must be static"},
         {"bad_musttail.ll", "bad_musttail.ll: tail: musttail call to 'callee': the call can reach a safepoint"},
         {"bad_indirect_varargs.ll", "bad_indirect_varargs.ll: call_through: indirect call of a varargs function that returns a value"},
