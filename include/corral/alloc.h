@@ -5,7 +5,8 @@
  * path zeroes the object it bumps; the compiler turns that into a few stores
  * and drops those the caller's initialisation overwrites (HotSpot does the
  * same: -XX:-ZeroTLAB). A JIT that emits its own fast path must zero too, or
- * set CORRAL_TLAB_ZERO=1. Everything else — refill, large objects, GC, out of
+ * set CORRAL_TLAB_ZERO=1, and, when corral-opt places polls in its code, load
+ * the TLAB's words volatile (CORRAL_TLAB_READ below says why). Everything else — refill, large objects, GC, out of
  * memory, an unattached thread — is corral_alloc_slow's job, whose objects
  * are zeroed.
  */
@@ -46,6 +47,21 @@ typedef struct corral_tlab {
 
 extern __thread corral_tlab corral_thread_tlab __attribute__((tls_model("initial-exec")));
 
+/* A fast path reads each TLAB word afresh. In managed code corral-opt puts
+ * polls in after the optimiser ran, and a collection at a poll resets the
+ * TLAB; a word the optimiser kept in a register from one allocation to the
+ * next (a limit loaded once for both, a cursor stored by the first and
+ * forwarded to the second) across a loop that calls nothing was stale after
+ * it, and the second allocation bumped into freed memory (gen.py seed 91324,
+ * tests/diff/findings/tlab_across_poll.c). Plain C needs nothing: there a
+ * collection happens only inside a call, which the optimiser assumes
+ * writes the TLAB. */
+#if defined(__CORRAL_MANAGED__)
+#define CORRAL_TLAB_READ(word) (*(__typeof__(word) volatile *)&(word))
+#else
+#define CORRAL_TLAB_READ(word) (word)
+#endif
+
 /* Arrays longer than this always take the slow path, so size arithmetic on
  * the fast path cannot overflow. */
 #define CORRAL_INLINE_MAX_LENGTH (UINT64_C(1) << 24)
@@ -67,8 +83,10 @@ static inline __attribute__((always_inline)) void CORRAL_REF *corral_alloc_heade
 {
     uint64_t bytes = ((uint64_t)type->size + 7) & ~UINT64_C(7);
     corral_typed_tlab *tlab = &corral_thread_tlab.typed[corral_typed_tlab_index(type)];
-    char *cursor = tlab->cursor;
-    if (__builtin_expect(tlab->type == type && bytes <= (uint64_t)(tlab->limit - cursor), 1)) {
+    char *cursor = CORRAL_TLAB_READ(tlab->cursor);
+    if (__builtin_expect(CORRAL_TLAB_READ(tlab->type) == type &&
+                             bytes <= (uint64_t)(CORRAL_TLAB_READ(tlab->limit) - cursor),
+                         1)) {
         tlab->cursor = cursor + bytes;
         __builtin_memset(cursor, 0, bytes);
         return (void CORRAL_REF *)cursor;
@@ -83,9 +101,10 @@ static inline __attribute__((always_inline)) void CORRAL_REF *corral_alloc(const
         return corral_alloc_headerless(type);
     uint64_t bytes = ((uint64_t)type->size + 7) & ~UINT64_C(7);
     corral_tlab *tlab = &corral_thread_tlab;
-    char *cursor = tlab->cursor;
-    if (__builtin_expect(!(type->flags & CORRAL_SLOW_PATH_TYPE_FLAGS) && bytes <= tlab->max_inline &&
-                             bytes <= (uint64_t)(tlab->limit - cursor),
+    char *cursor = CORRAL_TLAB_READ(tlab->cursor);
+    if (__builtin_expect(!(type->flags & CORRAL_SLOW_PATH_TYPE_FLAGS) &&
+                             bytes <= CORRAL_TLAB_READ(tlab->max_inline) &&
+                             bytes <= (uint64_t)(CORRAL_TLAB_READ(tlab->limit) - cursor),
                          1)) {
         tlab->cursor = cursor + bytes;
         __builtin_memset(cursor, 0, bytes);
@@ -102,10 +121,10 @@ static inline __attribute__((always_inline)) void CORRAL_REF *corral_alloc_array
     corral_tlab *tlab = &corral_thread_tlab;
     if (__builtin_expect(length <= CORRAL_INLINE_MAX_LENGTH, 1)) {
         uint64_t bytes = ((uint64_t)type->size + length * type->element_size + 7) & ~UINT64_C(7);
-        char *cursor = tlab->cursor;
+        char *cursor = CORRAL_TLAB_READ(tlab->cursor);
         if (__builtin_expect(!(type->flags & CORRAL_SLOW_PATH_TYPE_FLAGS) &&
-                                 bytes <= tlab->max_inline &&
-                                 bytes <= (uint64_t)(tlab->limit - cursor),
+                                 bytes <= CORRAL_TLAB_READ(tlab->max_inline) &&
+                                 bytes <= (uint64_t)(CORRAL_TLAB_READ(tlab->limit) - cursor),
                              1)) {
             tlab->cursor = cursor + bytes;
             __builtin_memset(cursor, 0, bytes);

@@ -437,9 +437,51 @@ static void vector_loops(void *arg)
     is_int(a->value + b->value, 8, "the references passed in are relocated");
 }
 
+/* ------------------------------------------------ TLAB words across a poll */
+
+static const corral_type word_array_type = CORRAL_DATA_ARRAY_TYPE("long[]", long);
+
+/* Two allocations with a loop between that calls nothing: the optimiser may
+ * keep the TLAB's cursor in a register from the first to the second (it
+ * forwarded the first's store to the second's load), and the pass then puts
+ * a poll in the loop. A collection there resets the TLAB; the second
+ * allocation bumped the stale cursor into memory the collection had freed
+ * (gen.py seed 91324: "neither in the heap nor a large object"). */
+__attribute__((noinline)) noderef allocate_around_loop(corral_ref words, long length, long *sum)
+{
+    noderef first = new_node(7);
+    long total = 0;
+    for (long i = 0; i < length; i++)
+        total += ((long CORRAL_REF *)((char CORRAL_REF *)words + sizeof(corral_array_header)))[i];
+    noderef second = new_node(total);
+    second->left = first;
+    *sum = total;
+    return second;
+}
+
+static void tlab_across_poll(void *arg)
+{
+    test_start(arg, true);
+    enum { LENGTH = 20000 };
+    corral_ref words = corral_alloc_array(&word_array_type, LENGTH);
+    for (long i = 0; i < LENGTH; i++)
+        ((long CORRAL_REF *)((char CORRAL_REF *)words + sizeof(corral_array_header)))[i] = i;
+    corral_stats before, after;
+    corral_get_stats(&before);
+    long sum = 0;
+    noderef pair = allocate_around_loop(words, LENGTH, &sum);
+    corral_get_stats(&after);
+    ok(after.collections > before.collections, "a collection at the loop's poll (%llu)",
+       (unsigned long long)(after.collections - before.collections));
+    make_tree(6); /* allocation after it: a second object at a stale cursor would be overwritten */
+    corral_collect();
+    is_int(pair->value, (long)LENGTH * (LENGTH - 1) / 2, "the object allocated after the loop is intact");
+    is_int(pair->left->value, 7, "and so is the one before it");
+}
+
 int main(void)
 {
-    plan(8);
+    plan(9);
     tap_subtest("calls with arguments on the stack", 60, stack_arguments, MOVING_STRESS);
     tap_subtest("printf with many arguments", 60, many_argument_printf, MOVING_STRESS);
     tap_subtest("references passed through varargs", 60, variadic_references, MOVING_STRESS);
@@ -452,5 +494,7 @@ int main(void)
      * vectorized loop's among them. */
     tap_subtest("vectorized loops over references", 60, vector_loops,
                 "CORRAL_GC_STRESS=move-all,poison,polls CORRAL_GC_VERIFY=after");
+    tap_subtest("allocations on both sides of a loop the pass polls", 60, tlab_across_poll,
+                "CORRAL_GC_STRESS=move-all,poison,polls CORRAL_GC_VERIFY=before,after");
     return done_testing();
 }
