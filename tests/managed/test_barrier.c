@@ -8,19 +8,7 @@
 #include <corral.h>
 
 #include "corral_test.h"
-#include "trees.h"
-
-static const corral_type ref_array_type = CORRAL_REF_ARRAY_TYPE("node[]");
-static const corral_type pinned_node_type = {CORRAL_TYPE_SIGNATURE, "pinned node",
-                                             (uint32_t)sizeof(struct node), 0, CORRAL_TYPE_PINNED,
-                                             2, node_refs, 0, 0, 0, 0};
-
-typedef corral_ref CORRAL_REF *slotref;
-
-static inline __attribute__((always_inline)) slotref elements_of(corral_ref array)
-{
-    return (slotref)((char CORRAL_REF *)array + sizeof(corral_array_header));
-}
+#include "node_arrays.h"
 
 /* Stores into objects that were not just allocated: never elided. */
 static __attribute__((noinline)) void set_left(noderef holder, noderef value)

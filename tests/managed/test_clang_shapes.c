@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "corral_test.h"
-#include "trees.h"
+#include "node_arrays.h"
 
 #define MOVING_STRESS "CORRAL_GC_STRESS=move-all,poison CORRAL_GC_VERIFY=after"
 
@@ -385,14 +385,6 @@ static void inline_assembly(void *arg)
 
 /* ------------------------------------------------ vectors of references */
 
-static const corral_type node_array_type = CORRAL_REF_ARRAY_TYPE("node[]");
-typedef corral_ref CORRAL_REF *slotref;
-
-static inline __attribute__((always_inline)) slotref elements_of(corral_ref array)
-{
-    return (slotref)((char CORRAL_REF *)array + sizeof(corral_array_header));
-}
-
 /* At -O2 and -O3 the loop vectorizer keeps a and b as <2 x ptr> splats,
  * live across the loop's poll: stackmap locations of 16 bytes, a pair of
  * references each (once refused as corrupt stackmaps at startup). */
@@ -413,7 +405,7 @@ static void vector_loops(void *arg)
 {
     test_start(arg, true);
     enum { LENGTH = 4096 };
-    corral_ref array = corral_alloc_array(&node_array_type, LENGTH);
+    corral_ref array = corral_alloc_array(&ref_array_type, LENGTH);
     noderef a = fresh_garbage_then_node(3), b = fresh_garbage_then_node(5);
     corral_stats before, after;
     corral_get_stats(&before);
@@ -427,7 +419,7 @@ static void vector_loops(void *arg)
     for (long i = 0; i < LENGTH; i++)
         wrong += ((noderef)elements_of(array)[i])->value != ((i & 1) ? 3 : 5);
     is_int(wrong, 0, "every element, stored from a relocated vector lane, is its node");
-    corral_ref reversed = corral_alloc_array(&node_array_type, LENGTH);
+    corral_ref reversed = corral_alloc_array(&ref_array_type, LENGTH);
     copy_references(reversed, array, LENGTH);
     corral_collect();
     wrong = 0;

@@ -13,19 +13,7 @@
 #include <string.h>
 
 #include "corral_test.h"
-#include "trees.h"
-
-static const corral_type ref_array_type = CORRAL_REF_ARRAY_TYPE("node[]");
-static const corral_type pinned_node_type = {CORRAL_TYPE_SIGNATURE, "pinned node",
-                                             (uint32_t)sizeof(struct node), 0, CORRAL_TYPE_PINNED,
-                                             2, node_refs, 0, 0, 0, 0};
-
-typedef corral_ref CORRAL_REF *slotref;
-
-static inline __attribute__((always_inline)) slotref elements_of(corral_ref array)
-{
-    return (slotref)((char CORRAL_REF *)array + sizeof(corral_array_header));
-}
+#include "node_arrays.h"
 
 /* 5000 references, 40 KiB: a large object. */
 #define LARGE_LENGTH 5000

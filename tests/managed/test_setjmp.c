@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "corral_test.h"
-#include "trees.h"
+#include "node_arrays.h"
 
 #define MOVING_STRESS "CORRAL_GC_STRESS=move-all,poison CORRAL_GC_VERIFY=after"
 
@@ -264,13 +264,6 @@ static void longjmp_from_plain_c(void *self)
 
 /* ------------------------------------------------ vectors of references */
 
-static const corral_type node_array_type = CORRAL_REF_ARRAY_TYPE("node[]");
-
-static inline __attribute__((always_inline)) noderef CORRAL_REF *nodes_of(corral_ref array)
-{
-    return (noderef CORRAL_REF *)((char CORRAL_REF *)array + sizeof(corral_array_header));
-}
-
 /* A loop the vectorizer makes store <2 x ptr> splats of a and b, inside a
  * loop that calls setjmp: at -O2 the splats are hoisted above both, so they
  * are live across the setjmp call (the pass once refused this with "vector
@@ -279,12 +272,12 @@ static void vectors_around_setjmp(void *arg)
 {
     test_start(arg, true);
     enum { LENGTH = 256, ROUNDS = 6 };
-    corral_ref array = corral_alloc_array(&node_array_type, LENGTH);
+    corral_ref array = corral_alloc_array(&ref_array_type, LENGTH);
     noderef a = fresh_garbage_then_node(3), b = fresh_garbage_then_node(5);
     long jumped = 0;
     for (long round = 0; round < ROUNDS * one; round++) {
         for (long i = 0; i < LENGTH; i++)
-            nodes_of(array)[i] = (i & 1) ? a : b;
+            elements_of(array)[i] = (i & 1) ? a : b;
         jmp_buf env;
         if (setjmp(env) == 0)
             collect_and_jump(env, 1);
@@ -293,7 +286,7 @@ static void vectors_around_setjmp(void *arg)
     }
     long wrong = 0;
     for (long i = 0; i < LENGTH; i++)
-        wrong += nodes_of(array)[i]->value != ((i & 1) ? 3 : 5);
+        wrong += ((noderef)elements_of(array)[i])->value != ((i & 1) ? 3 : 5);
     is_int(jumped, ROUNDS, "every round jumped back");
     is_int(wrong, 0, "the elements stored after each collection are the moved nodes");
     is_int(a->value + b->value, 8, "the references the vectors were made from are relocated");
