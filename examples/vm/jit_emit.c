@@ -72,7 +72,8 @@ static LLVMValueRef load_field(emitter *e, LLVMTypeRef type, LLVMValueRef object
 
 /* The fast path of corral_alloc() in IR: bump the TLAB cursor, zero the
  * object, write the header; corral_alloc_slow (refill, GC) when the object
- * does not fit. */
+ * does not fit. The TLAB's words are read volatile, as CORRAL_TLAB_READ
+ * does. */
 static LLVMValueRef emit_alloc(emitter *e, LLVMValueRef type, uint64_t size)
 {
     uint64_t bytes = (size + 7) & ~UINT64_C(7);
@@ -82,6 +83,12 @@ static LLVMValueRef emit_alloc(emitter *e, LLVMValueRef type, uint64_t size)
     LLVMSetValueName2(cursor, "cursor", 6);
     LLVMSetValueName2(limit, "limit", 5);
     LLVMSetValueName2(max_inline, "max_inline", 10);
+    /* Volatile: the optimiser runs before corral_polls_run places polls, and
+     * a collection at a poll resets the TLAB, so no word may be kept in a
+     * register from one allocation to the next (corral/alloc.h). */
+    LLVMSetVolatile(cursor, 1);
+    LLVMSetVolatile(limit, 1);
+    LLVMSetVolatile(max_inline, 1);
     LLVMValueRef room = LLVMBuildSub(e->builder, LLVMBuildPtrToInt(e->builder, limit, e->i64, ""),
                                      LLVMBuildPtrToInt(e->builder, cursor, e->i64, ""), "room");
     LLVMValueRef fits = LLVMBuildAnd(
