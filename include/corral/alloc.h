@@ -5,10 +5,10 @@
  * path zeroes the object it bumps; the compiler turns that into a few stores
  * and drops those the caller's initialisation overwrites (HotSpot does the
  * same: -XX:-ZeroTLAB). A JIT that emits its own fast path must zero too, or
- * set CORRAL_TLAB_ZERO=1, and, when corral-opt places polls in its code, load
- * the TLAB's words volatile (CORRAL_TLAB_READ below says why). Everything else — refill, large objects, GC, out of
- * memory, an unattached thread — is corral_alloc_slow's job, whose objects
- * are zeroed.
+ * set CORRAL_TLAB_ZERO=1, and, when corral-opt places polls in its code,
+ * load the TLAB's words volatile (CORRAL_TLAB_READ below says why).
+ * Everything else — refill, large objects, GC, out of memory, an unattached
+ * thread — is corral_alloc_slow's job, whose objects are zeroed.
  */
 #ifndef CORRAL_ALLOC_H
 #define CORRAL_ALLOC_H
