@@ -236,6 +236,11 @@ void split_coerced_reference_accesses(polls_pass *pass)
             split_accesses(pass, function, layout);
 }
 
+int is_ref_from_int_call(LLVMValueRef inst)
+{
+    return is_call_to(inst, REF_FROM_INT);
+}
+
 void lower_ref_from_int_calls(polls_pass *pass)
 {
     LLVMValueRef function = LLVMGetNamedFunction(pass->module, REF_FROM_INT);

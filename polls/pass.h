@@ -303,6 +303,14 @@ void split_coerced_reference_accesses(polls_pass *pass);
 /* After optimisation: the opaque conversions split_coerced_reference_accesses
  * made become inttoptr (a new base for RS4GC). */
 void lower_ref_from_int_calls(polls_pass *pass);
+/* Whether inst is a call of the opaque conversion those accesses made. */
+int is_ref_from_int_call(LLVMValueRef inst);
+
+/* ---- atomic_refs.c */
+/* Before optimisation, after split_coerced_reference_accesses: clang's i64
+ * atomic loads, stores, exchanges and compare-exchanges of references
+ * become operations on the references. */
+void retype_atomic_reference_words(polls_pass *pass);
 
 /* ---- frames.c */
 /* A function with dynamic allocas (every function, where the CFA is not

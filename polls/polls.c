@@ -307,6 +307,7 @@ static void run_steps(polls_pass *pass)
     mark_setjmp_calls(pass, strcmp(prepare, DEFAULT_PREPARE_PIPELINE) == 0);
     normalize_tag_offsets(pass);
     split_coerced_reference_accesses(pass);
+    retype_atomic_reference_words(pass);
     if (*prepare && run_pipeline(pass, prepare) != 0)
         return;
     inline_interior_reference_helpers(pass);

@@ -435,6 +435,30 @@ static void test_rewrites(void)
     free(fresh);
     free(ir);
 
+    /* clang's i64 atomics on a reference field run on the references, so a
+     * compare-exchange loop's operands are relocated at its call. */
+    ir = opt_ok("-O2 --write-barrier", "atomic_refs.ll");
+    char *push = ir_function(ir, "push");
+    ok(push && output_matches(push, "cmpxchg weak ptr addrspace\\(1\\) %[^,]*, ptr addrspace\\(1\\) "
+                                    "%expected[^,]*\\.relocated, ptr addrspace\\(1\\) %c\\.relocated ") &&
+           strstr(push, "load atomic ptr addrspace(1), ptr addrspace(1) %next monotonic") &&
+           !strstr(push, "ptrtoint ptr addrspace(1) %c") && !strstr(push, "phi i64"),
+       "atomics: a compare-exchange loop runs on references, relocated at the call in it; "
+       "no integer of one is live there");
+    char *exchanged = ir_function(ir, "swap");
+    ok(exchanged && strstr(exchanged, "atomicrmw xchg ptr addrspace(1)") &&
+           appears_before(exchanged, "atomicrmw xchg", "inttoptr i64"),
+       "atomics: an exchange of a reference is done on i64 just around itself");
+    char *copied = ir_function(ir, "copy");
+    ok(copied && strstr(copied, "load atomic ptr addrspace(1), ptr addrspace(1) %next1 seq_cst") &&
+           strstr(copied, "store atomic ptr addrspace(1) %0, ptr addrspace(1) %next seq_cst") &&
+           appears_before(copied, "store atomic ptr", "%barrier.field = ptrtoint"),
+       "atomics: a load into a store copies the reference, and the store gets its barrier");
+    free(copied);
+    free(exchanged);
+    free(push);
+    free(ir);
+
     /* setjmp: what lives across it is kept in root slots of a frame. */
     ir = opt_ok("", "setjmp_kept.ll");
     char *kept = ir_function(ir, "kept");
