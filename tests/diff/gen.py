@@ -60,6 +60,12 @@ every one but those its KNOWN_BUGS table lists for the level):
                     copied by memcpy into a new array, and read back after
                     garbage (minor collections make it old while what it
                     holds ages)
+  atomics           the __atomic and __sync builtins on reference fields
+                    (clang does them on integers): a compare-exchange loop
+                    with garbage in it pushing a new object onto an older
+                    one's r1, an exchange, an atomic load stored atomically,
+                    and __sync_val_compare_and_swap with an allocation among
+                    its arguments
 """
 import argparse
 import random
@@ -68,7 +74,7 @@ import sys
 SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "indirect-varargs",
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
           "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp", "headerless",
-          "cut", "slot-helpers", "ref-vectors"]
+          "cut", "slot-helpers", "ref-vectors", "atomics"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -123,7 +129,7 @@ class Generator:
 
     def statement(self, env, index, depth):
         r = self.r
-        kind = r.randrange(23)
+        kind = r.randrange(24)
         target = r.choice(env["scalars"][-4:])
         if kind == 0:
             ref = r.choice(env["refs"])
@@ -217,6 +223,8 @@ class Generator:
             self.slot_helpers(env, index, depth, target)
         elif kind == 22 and "ref-vectors" in self.shapes:
             self.ref_vectors(env, index, depth, target)
+        elif kind == 23 and "atomics" in self.shapes:
+            self.atomics(env, depth, target)
         elif kind == 11 and depth < 3:
             self.emit("if ((%s & 3) != 1) {" % self.expr(env, 1), depth)
             self.statement(env, index, depth + 1)
@@ -438,6 +446,40 @@ class Generator:
         self.emit("%s = diff_mix(%s, %s);" % (target, target, read % ("vec", "vec", field)), depth + 2)
         self.emit("for (uint64_t i = 0; i < %d; i++)" % copied, depth + 1)
         self.emit("%s = %s * 31 + %s;" % (target, target, read % ("copy", "copy", field)), depth + 2)
+        self.emit("}", depth)
+
+    def atomics(self, env, depth, target):
+        """Atomic builtins on reference fields, with safepoints between an
+        operand's read and the operation: a compare-exchange loop (garbage in
+        it, not a call, which could change the field every time), and
+        __sync_val_compare_and_swap with an allocation among its arguments."""
+        r = self.r
+        holder, other = r.choice(env["refs"]), r.choice(env["refs"])
+        self.emit("{", depth)
+        self.emit("obj_ref fresh = diff_new_obj();", depth + 1)
+        self.emit("fresh->v0 = %s;" % self.expr(env, 1), depth + 1)
+        self.emit("obj_ref seen = __atomic_load_n(&%s->r1, __ATOMIC_ACQUIRE);" % holder, depth + 1)
+        self.emit("do {", depth + 1)
+        self.emit("fresh->r0 = seen;", depth + 2)
+        self.emit("diff_garbage(%d);" % r.randrange(1, 6), depth + 2)
+        self.emit("} while (!__atomic_compare_exchange_n(&%s->r1, &seen, fresh, %d, __ATOMIC_RELEASE, "
+                  "__ATOMIC_RELAXED));" % (holder, r.randrange(2)), depth + 1)
+        self.emit("%s += %s->r1->v0 + (%s->r1->r0 == seen);" % (target, holder, holder), depth + 1)
+        choice = r.randrange(3)
+        if choice == 0:
+            self.emit("obj_ref was = __atomic_exchange_n(&%s->r0, %s, __ATOMIC_SEQ_CST);" % (holder, other),
+                      depth + 1)
+            self.emit("diff_garbage(%d);" % r.randrange(1, 6), depth + 1)
+            self.emit("%s ^= was ? was->v%d : UINT64_C(9);" % (target, r.randrange(3)), depth + 1)
+        elif choice == 1:
+            self.emit("__atomic_store_n(&%s->r1, __atomic_load_n(&%s->r0, __ATOMIC_ACQUIRE), "
+                      "__ATOMIC_RELEASE);" % (other, holder), depth + 1)
+        else:
+            self.emit("obj_ref current = %s->r1;" % holder, depth + 1)
+            self.emit("obj_ref before = __sync_val_compare_and_swap(&%s->r1, current, diff_new_obj());"
+                      % holder, depth + 1)
+            self.emit("%s->r1->v1 = %s;" % (holder, self.expr(env, 1)), depth + 1)
+            self.emit("%s += (before == current) + %s->r1->v1;" % (target, holder), depth + 1)
         self.emit("}", depth)
 
     def interpreter(self, env, index, depth, target):
