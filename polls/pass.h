@@ -71,6 +71,7 @@ typedef struct polls_pass {
     value_list managed_functions; /* definitions, in module order */
     ptr_table function_flags;     /* LLVMValueRef function -> enum function_flags */
     ptr_table wrappers;           /* callee -> wrapper, for non-varargs callees */
+    ptr_table callback_entries;   /* managed function -> its entry from C (or 0) */
     VEC(keyed_wrapper) keyed_wrappers;
     unsigned wrappers_created;
 
@@ -305,6 +306,11 @@ void split_coerced_reference_accesses(polls_pass *pass);
 void lower_ref_from_int_calls(polls_pass *pass);
 /* Whether inst is a call of the opaque conversion those accesses made. */
 int is_ref_from_int_call(LLVMValueRef inst);
+
+/* ---- callbacks.c */
+/* After classification: a managed function passed to an unmanaged call is
+ * passed as an entry that enters managed code through the runtime. */
+void enter_managed_callbacks_through_runtime(polls_pass *pass);
 
 /* ---- atomic_refs.c */
 /* Before optimisation, after split_coerced_reference_accesses: clang's i64

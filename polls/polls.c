@@ -319,6 +319,9 @@ static void run_steps(polls_pass *pass)
     classify_functions(pass);
     if (pass->error_count)
         return;
+    enter_managed_callbacks_through_runtime(pass);
+    if (pass->error_count)
+        return;
     turn_shadow_stack_fences_into_polls(pass);
     FOR_EACH_MANAGED(pass, function)
         call_unprototyped_functions_by_their_type(pass, function);
@@ -451,6 +454,7 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
                                                      strlen(STRIP_MINED_METADATA));
     ptr_table_init(&pass.function_flags);
     ptr_table_init(&pass.wrappers);
+    ptr_table_init(&pass.callback_entries);
     ptr_table_init(&pass.shadow_stack_loop_polls);
     ptr_table_init(&pass.gcroot_promoted_functions);
 
@@ -460,6 +464,7 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
     LLVMDisposeBuilder(pass.builder);
     ptr_table_free(&pass.function_flags);
     ptr_table_free(&pass.wrappers);
+    ptr_table_free(&pass.callback_entries);
     ptr_table_free(&pass.shadow_stack_loop_polls);
     ptr_table_free(&pass.gcroot_promoted_functions);
     free(pass.managed_functions.items);

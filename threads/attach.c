@@ -190,6 +190,12 @@ void *corral_call_managed(void *(*fn)(void *), void *arg)
     return result;
 }
 
+int corral_callback_needs_entry(void)
+{
+    corral_thread *self = corral_current_thread;
+    return self && thread_state(self) == THREAD_UNMANAGED;
+}
+
 /* Both transitions keep errno: the wrapper calls them around the C callee,
  * whose errno its managed caller reads afterwards. */
 void corral_transition_to_unmanaged_at(void *return_address, void *frame_address,

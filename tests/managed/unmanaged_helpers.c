@@ -51,3 +51,21 @@ void *unmanaged_spin_until_set(void *flag)
         ;
     return flag;
 }
+
+/* Calls fn(i, -i, i / 2.0, i * 1000) for i in 0..n-1 and sums its results:
+ * a callback with arguments of every width (the managed function passed
+ * here is entered through the pass's callback entry). */
+long unmanaged_apply(long (*fn)(signed char, short, double, long), int n)
+{
+    long sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += fn((signed char)i, (short)-i, i / 2.0, (long)i * 1000);
+    return sum;
+}
+
+/* Calls fn(i) for i in 0..n-1: a callback returning nothing. */
+void unmanaged_each(void (*fn)(long), long n)
+{
+    for (long i = 0; i < n; i++)
+        fn(i);
+}

@@ -571,6 +571,34 @@ static void test_rewrites(void)
        "pthread_create");
     free(ir);
 
+    /* Managed functions passed to unmanaged C get an entry through the runtime. */
+    command_result callbacks;
+    ir = opt_ir("", "callbacks.ll", &callbacks);
+    char *entry = ir ? ir_function(ir, "corral.callback.compare") : NULL;
+    ok(ir && count_of(ir, "ptr @corral.callback.compare, i32 0, i32 0)") == 2 &&
+           count_of(ir, "define internal i32 @corral.callback.compare(") == 1 &&
+           function_contains(ir, "sort", "ptr @corral.callback.narrow, i32 0") &&
+           strstr(ir, "define internal zeroext i8 @corral.callback.narrow(i8 signext %0, double %1)"),
+       "callbacks: a managed function passed to unmanaged C is passed as its entry (made once; "
+       "the argument attributes kept)");
+    ok(entry && strstr(entry, "call i32 @corral_callback_needs_entry()") &&
+           strstr(entry, "call ptr @corral_call_managed(ptr @corral.callback_body.compare, ptr %frame)") &&
+           strstr(entry, "elementtype(i32 (ptr, ptr)) @compare") && !strstr(entry, POLL_LOAD),
+       "callbacks: the entry, without polls, runs the function through corral_call_managed "
+       "when the runtime asks, and calls it directly otherwise");
+    ok(ir && function_contains(ir, "sort", "ptr @handler, i32 0") &&
+           function_contains(ir, "sort", "ptr @attaching, i32 0") &&
+           function_contains(ir, "sort", "ptr @variadic, i32 0") &&
+           callbacks.output &&
+           strstr(callbacks.output, "managed function 'variadic' is passed to unmanaged function "
+                                    "'register_hook'") &&
+           strstr(callbacks.output, "(it is a varargs function)"),
+       "callbacks: a signal handler and a routine that attaches itself are passed as written; "
+       "a varargs function too, with a warning naming it");
+    free(entry);
+    free(ir);
+    command_result_free(&callbacks);
+
     command_result threads;
     ir = opt_ir("", "thrd_create.ll", &threads);
     char *adapter = ir ? ir_function(ir, "corral.thrd_start.worker") : NULL;
@@ -897,6 +925,7 @@ static void test_bad_ir(void)
     static const bad_case cases[] = {
         {"bad_alloca.ll", "bad_alloca.ll: escapes: stack slot '%slot' of type ptr addrspace(1) holds a reference"},
         {"bad_array_alloca.ll", "bad_array_alloca.ll: stack_array: stack slot '%array' of type [4 x ptr addrspace(1)] holds a reference"},
+        {"bad_callback_reference.ll", "bad_callback_reference.ll: hook: managed function 'visit', passed to unmanaged function 'register_hook' (which may call it), takes or returns references, which C cannot hold"},
         {"bad_unmanaged_arg.ll", "bad_unmanaged_arg.ll: leak: reference passed to unmanaged function 'external' (argument 2)"},
         {"bad_unmanaged_return.ll", "bad_unmanaged_return.ll: take: unmanaged function 'make' returns a reference"},
         {"bad_safepoint_arg.ll", "bad_safepoint_arg.ll: collect_with: reference passed to runtime safepoint call 'corral_collect'"},

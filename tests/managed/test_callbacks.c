@@ -1,0 +1,174 @@
+/* Managed functions handed to C as callbacks: qsort's comparator, bsearch's,
+ * and C helpers calling back with arguments of every width. C calls them
+ * while the thread is UNMANAGED; the pass passes an entry instead, which
+ * runs them through corral_call_managed (polls/callbacks.c). Each callback
+ * here allocates, so under CORRAL_GC_STRESS=alloc:1 a collection moves
+ * everything inside every call. Before 2026-11-28 the first allocation in
+ * a comparator stopped the program: "corral_alloc: thread 1 is UNMANAGED".
+ * Built with corralc at -O0..-O3. */
+#include <corral.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "corral_test.h"
+#include "node_arrays.h"
+
+/* Plain C from unmanaged_helpers.c. */
+long unmanaged_apply(long (*fn)(signed char, short, double, long), int n);
+void unmanaged_each(void (*fn)(long), long n);
+CORRAL_UNMANAGED void *unmanaged_call_back(void *(*callback)(void *), void *arg);
+
+#define COUNT 600
+
+/* Per thread: the nodes the comparator reads, and a chain of what the
+ * callbacks allocated (registered global roots of the main thread; the
+ * threaded case gives each thread its own through thread_slot). */
+static _Thread_local corral_ref values;   /* node[COUNT]: the value of index i */
+static _Thread_local noderef made;        /* every node the callbacks made */
+static _Thread_local long made_count;
+
+static void remember(long value)
+{
+    noderef n = new_node(value); /* may collect: every object moves */
+    n->left = made;
+    made = n;
+    made_count++;
+}
+
+static int compare_by_node(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    remember(x);
+    /* References read from the heap after the allocation, compared by value. */
+    long vx = ((noderef)elements_of(values)[x])->value;
+    long vy = ((noderef)elements_of(values)[y])->value;
+    return (vx > vy) - (vx < vy);
+}
+
+static long mixed(signed char c, short s, double d, long l)
+{
+    remember(l);
+    return c * 3 + s * 5 + (long)(d * 4) + l;
+}
+
+static _Thread_local long each_sum;
+static void each(long i)
+{
+    remember(i);
+    each_sum += made->value;
+}
+
+static void *through_corral_call_managed(void *arg)
+{
+    remember((long)(intptr_t)arg);
+    return (void *)(intptr_t)made->value; /* C holds no reference */
+}
+
+static long chain_length(void)
+{
+    long n = 0;
+    for (noderef k = made; k; k = k->left)
+        n++;
+    return n;
+}
+
+/* The checks, on the calling thread; returns the number that failed. */
+static int run_callbacks(bool report)
+{
+    corral_global_root_add(&values);
+    corral_global_root_add((corral_ref *)&made);
+    values = corral_alloc_array(&ref_array_type, COUNT);
+    long order[COUNT];
+    for (long i = 0; i < COUNT; i++) {
+        order[i] = i;
+        elements_of(values)[i] = new_node((i * 7919) % COUNT); /* a permutation */
+    }
+    int failed = 0;
+    qsort(order, COUNT, sizeof order[0], compare_by_node);
+    long wrong = 0;
+    for (long i = 0; i < COUNT; i++)
+        wrong += ((noderef)elements_of(values)[order[i]])->value != i;
+    long comparisons = made_count;
+    failed += wrong != 0 || chain_length() != made_count;
+    if (report) {
+        is_int(wrong, 0, "qsort with an allocating comparator: sorted by the nodes' values");
+        is_int(chain_length(), made_count, "every node a comparison made is there (%ld)",
+               comparisons);
+    }
+
+    long key = order[123]; /* the index of the node of value 123 */
+    long *found = bsearch(&key, order, COUNT, sizeof order[0], compare_by_node);
+    failed += !found || ((noderef)elements_of(values)[*found])->value != 123;
+    if (report)
+        ok(found && ((noderef)elements_of(values)[*found])->value == 123,
+           "bsearch with an allocating comparator finds the node of value 123");
+
+    long expected = 0;
+    for (int i = 0; i < 300; i++)
+        expected += (signed char)i * 3 + (short)-i * 5 + (long)(i / 2.0 * 4) + (long)i * 1000;
+    long sum = unmanaged_apply(mixed, 300);
+    failed += sum != expected;
+    if (report)
+        is_int(sum, expected, "a callback taking char, short, double and long: every argument "
+                              "arrives");
+
+    each_sum = 0;
+    unmanaged_each(each, 200);
+    failed += each_sum != 199 * 200 / 2;
+    if (report)
+        is_int(each_sum, 199 * 200 / 2, "a callback returning void");
+
+    long back = (long)(intptr_t)unmanaged_call_back(through_corral_call_managed,
+                                                    (void *)(intptr_t)77);
+    failed += back != 77 || made->value != 77;
+    if (report)
+        ok(back == 77 && made->value == 77, "C that calls corral_call_managed itself still works");
+    corral_global_root_remove((corral_ref *)&made);
+    corral_global_root_remove(&values);
+    return failed;
+}
+
+static void single_thread(void *arg)
+{
+    test_start(arg, true);
+    corral_stats before, after;
+    corral_get_stats(&before);
+    run_callbacks(true);
+    corral_get_stats(&after);
+    ok(after.collections - before.collections > 1000, "collections inside the callbacks (%llu)",
+       (unsigned long long)(after.collections - before.collections));
+}
+
+static void *callback_thread(void *arg)
+{
+    (void)arg;
+    return (void *)(intptr_t)run_callbacks(false);
+}
+
+static void four_threads(void *arg)
+{
+    test_start(arg, true);
+    pthread_t threads[4];
+    for (int t = 0; t < 4; t++)
+        pthread_create(&threads[t], NULL, callback_thread, NULL);
+    long failed = 0;
+    for (int t = 0; t < 4; t++) {
+        void *result;
+        pthread_join(threads[t], &result);
+        failed += (long)(intptr_t)result;
+    }
+    is_int(failed, 0, "4 threads sorting with allocating comparators: every check holds");
+}
+
+int main(void)
+{
+    plan(3);
+    tap_subtest("callbacks, a collection at every allocation", 120, single_thread,
+                "CORRAL_GC_STRESS=alloc:1,move-all,poison CORRAL_GC_VERIFY=after");
+    tap_subtest("callbacks, generational", 120, single_thread,
+                "CORRAL_GC_GENERATIONAL=1 CORRAL_GC_STRESS=alloc:1,mixed:4,move-all,poison "
+                "CORRAL_GC_VERIFY=after");
+    tap_subtest("callbacks on 4 threads", 120, four_threads,
+                "CORRAL_HEAP_MIN=1M CORRAL_GC_STRESS=alloc:random:8,move-all,poison");
+    return done_testing();
+}
