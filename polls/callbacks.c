@@ -60,26 +60,11 @@ static int takes_no_callbacks(LLVMValueRef callee)
     return 0;
 }
 
-static int calls_attach(LLVMValueRef function)
-{
-    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-         block = LLVMGetNextBasicBlock(block))
-        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-             inst = LLVMGetNextInstruction(inst))
-            if (is_call_to(inst, "corral_thread_attach"))
-                return 1;
-    return 0;
-}
-
 /* The managed function an argument names, through casts; NULL if none. */
 static LLVMValueRef managed_function_named_by(const polls_pass *pass, LLVMValueRef value)
 {
-    while (LLVMIsAConstantExpr(value) && (LLVMGetConstOpcode(value) == LLVMBitCast ||
-                                          LLVMGetConstOpcode(value) == LLVMAddrSpaceCast))
-        value = LLVMGetOperand(value, 0);
-    if (!LLVMIsAFunction(value) || !(function_flags(pass, value) & FUNCTION_MANAGED))
-        return NULL;
-    return value;
+    LLVMValueRef function = function_named_by(value);
+    return function && (function_flags(pass, function) & FUNCTION_MANAGED) ? function : NULL;
 }
 
 static int has_attribute(LLVMValueRef function, unsigned index, const char *name)
@@ -293,7 +278,7 @@ static void enter_callbacks_of_call(polls_pass *pass, LLVMValueRef caller, LLVMV
     unsigned count = LLVMGetNumArgOperands(call);
     for (unsigned i = 0; i < count; i++) {
         LLVMValueRef function = managed_function_named_by(pass, LLVMGetOperand(call, i));
-        if (!function || calls_attach(function))
+        if (!function || function_calls(function, "corral_thread_attach"))
             continue;
         LLVMValueRef entry = entry_for(pass, function, call, caller);
         if (entry)

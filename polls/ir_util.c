@@ -483,6 +483,25 @@ void replace_instruction(LLVMValueRef old, LLVMValueRef replacement)
     free(name);
 }
 
+LLVMValueRef function_named_by(LLVMValueRef value)
+{
+    while (LLVMIsAConstantExpr(value) && (LLVMGetConstOpcode(value) == LLVMBitCast ||
+                                          LLVMGetConstOpcode(value) == LLVMAddrSpaceCast))
+        value = LLVMGetOperand(value, 0);
+    return LLVMIsAFunction(value) ? value : NULL;
+}
+
+int function_calls(LLVMValueRef function, const char *name)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst))
+            if (is_call_to(inst, name))
+                return 1;
+    return 0;
+}
+
 int is_call_to(LLVMValueRef inst, const char *name)
 {
     LLVMValueRef callee = is_call_site(inst) ? called_function(inst) : NULL;

@@ -148,6 +148,10 @@ LLVMValueRef thread_local_pointer(polls_pass *pass, const char *name);
 LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeRef type);
 /* An llvm.experimental.gc.statepoint.* declaration (NULL: no). */
 int is_gc_statepoint_function(LLVMValueRef function);
+/* The function a pointer operand names, through casts; NULL if none. */
+LLVMValueRef function_named_by(LLVMValueRef value);
+/* Whether function calls the function named name (directly). */
+int function_calls(LLVMValueRef function, const char *name);
 /* Whether inst is a direct call (or invoke) of the function named name. */
 int is_call_to(LLVMValueRef inst, const char *name);
 /* Replaces every use of old by replacement, which takes old's name, and

@@ -261,28 +261,6 @@ void wrap_unmanaged_calls(polls_pass *pass, LLVMValueRef function)
     }
 }
 
-/* The function a pointer operand names, through casts; NULL if none. */
-static LLVMValueRef function_named_by(LLVMValueRef value)
-{
-    while (LLVMIsAConstantExpr(value) && (LLVMGetConstOpcode(value) == LLVMBitCast ||
-                                          LLVMGetConstOpcode(value) == LLVMAddrSpaceCast))
-        value = LLVMGetOperand(value, 0);
-    return LLVMIsAFunction(value) ? value : NULL;
-}
-
-/* Whether function calls corral_thread_attach itself (the pattern of
- * examples/hello): then it needs no attaching for it. */
-static int attaches_itself(LLVMValueRef function)
-{
-    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-         block = LLVMGetNextBasicBlock(block))
-        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-             inst = LLVMGetNextInstruction(inst))
-            if (is_call_to(inst, "corral_thread_attach"))
-                return 1;
-    return 0;
-}
-
 /* A C library function that starts a thread on a start routine, and the
  * runtime's functions with the same arguments and result (include/corral.h):
  * one that attaches the new thread first, and one that decides at run time
@@ -363,7 +341,7 @@ static void start_thread_through_runtime(polls_pass *pass, const thread_starter 
                        runtime_starter(pass, starter->decider, creator));
         return;
     }
-    if (attaches_itself(start))
+    if (function_calls(start, "corral_thread_attach"))
         return; /* as written */
     if (starter->start_returns_int) {
         LLVMValueRef adapter = int_start_adapter(pass, start, call);
