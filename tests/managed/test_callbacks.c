@@ -1,7 +1,8 @@
 /* Managed functions handed to C as callbacks: qsort's comparator, bsearch's,
- * and C helpers calling back with arguments of every width. C calls them
- * while the thread is UNMANAGED; the pass passes an entry instead, which
- * runs them through corral_call_managed (polls/callbacks.c). Each callback
+ * pthread_once's routine, and C helpers calling back with arguments of every
+ * width. C calls them while the thread is UNMANAGED; the pass passes an
+ * entry instead, which runs them through corral_call_managed
+ * (polls/callbacks.c). Each callback
  * here allocates, so under CORRAL_GC_STRESS=alloc:1 a collection moves
  * everything inside every call. Before 2026-11-28 the first allocation in
  * a comparator stopped the program: "corral_alloc: thread 1 is UNMANAGED".
@@ -128,11 +129,27 @@ static int run_callbacks(bool report)
     return failed;
 }
 
+/* pthread_once's routine: no arguments, no result. */
+static void once_routine(void)
+{
+    remember(5);
+    remember(6);
+}
+
 static void single_thread(void *arg)
 {
     test_start(arg, true);
     corral_stats before, after;
     corral_get_stats(&before);
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    corral_global_root_add((corral_ref *)&made);
+    pthread_once(&once, once_routine);
+    pthread_once(&once, once_routine);
+    ok(made_count == 2 && made->value == 6 && made->left->value == 5,
+       "pthread_once with an allocating routine runs it once");
+    corral_global_root_remove((corral_ref *)&made);
+    made = NULL;
+    made_count = 0;
     run_callbacks(true);
     corral_get_stats(&after);
     ok(after.collections - before.collections > 1000, "collections inside the callbacks (%llu)",
