@@ -94,8 +94,7 @@ static unsigned coerced_words(LLVMTypeRef type)
         word = LLVMGetElementType(type);
         count = LLVMGetArrayLength(type);
     }
-    bool is_word = LLVMGetTypeKind(word) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(word) == 64;
-    return is_word && count >= 1 && count <= MAX_COERCED_WORDS ? count : 0;
+    return type_is_word(word) && count >= 1 && count <= MAX_COERCED_WORDS ? count : 0;
 }
 
 /* The words of a slot a coerced value covers, when at least one is a

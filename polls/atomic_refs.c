@@ -119,11 +119,7 @@ static void retype_exchange(polls_pass *pass, LLVMValueRef exchange)
                                               word_becomes_reference(exchange));
     if (!incoming)
         return;
-    LLVMPositionBuilderBefore(pass->builder, exchange);
-    LLVMValueRef typed =
-        LLVMBuildAtomicRMW(pass->builder, LLVMAtomicRMWBinOpXchg, LLVMGetOperand(exchange, 0),
-                           incoming, LLVMGetOrdering(exchange), LLVMIsAtomicSingleThread(exchange));
-    copy_atomic_properties(exchange, typed);
+    LLVMValueRef typed = build_exchange_like(pass, exchange, incoming);
     replace_word(pass, exchange, typed);
     LLVMInstructionEraseFromParent(exchange);
 }
@@ -169,11 +165,6 @@ static void retype_compare_exchange(polls_pass *pass, LLVMValueRef exchange)
     LLVMInstructionEraseFromParent(exchange);
 }
 
-static int is_word(LLVMTypeRef type)
-{
-    return LLVMGetTypeKind(type) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(type) == 64;
-}
-
 static void retype_function(polls_pass *pass, LLVMValueRef function)
 {
     value_list atomics = {0};
@@ -183,20 +174,18 @@ static void retype_function(polls_pass *pass, LLVMValueRef function)
              inst = LLVMGetNextInstruction(inst)) {
             int atomic_access = (LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst)) &&
                                 LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic;
-            int exchange = LLVMIsAAtomicRMWInst(inst) &&
-                           LLVMGetAtomicRMWBinOp(inst) == LLVMAtomicRMWBinOpXchg;
-            if (atomic_access || exchange || LLVMIsAAtomicCmpXchgInst(inst))
+            if (atomic_access || is_atomic_exchange(inst) || LLVMIsAAtomicCmpXchgInst(inst))
                 VEC_PUSH(atomics, inst);
         }
     for (size_t i = 0; i < atomics.count; i++) {
         LLVMValueRef inst = atomics.items[i];
-        if (LLVMIsALoadInst(inst) && is_word(LLVMTypeOf(inst)))
+        if (LLVMIsALoadInst(inst) && type_is_word(LLVMTypeOf(inst)))
             retype_load(pass, inst);
-        else if (LLVMIsAStoreInst(inst) && is_word(LLVMTypeOf(LLVMGetOperand(inst, 0))))
+        else if (LLVMIsAStoreInst(inst) && type_is_word(LLVMTypeOf(LLVMGetOperand(inst, 0))))
             retype_store(pass, inst);
-        else if (LLVMIsAAtomicRMWInst(inst) && is_word(LLVMTypeOf(inst)))
+        else if (is_atomic_exchange(inst) && type_is_word(LLVMTypeOf(inst)))
             retype_exchange(pass, inst);
-        else if (LLVMIsAAtomicCmpXchgInst(inst) && is_word(LLVMTypeOf(LLVMGetOperand(inst, 1))))
+        else if (LLVMIsAAtomicCmpXchgInst(inst) && type_is_word(LLVMTypeOf(LLVMGetOperand(inst, 1))))
             retype_compare_exchange(pass, inst);
     }
     VEC_FREE(atomics);

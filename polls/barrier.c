@@ -390,7 +390,7 @@ static store_kind classify_store(LLVMValueRef inst, LLVMValueRef *field, LLVMVal
     if (LLVMIsAStoreInst(inst)) {
         *value = LLVMGetOperand(inst, 0);
         *field = LLVMGetOperand(inst, 1);
-    } else if (LLVMIsAAtomicRMWInst(inst) && LLVMGetAtomicRMWBinOp(inst) == LLVMAtomicRMWBinOpXchg) {
+    } else if (is_atomic_exchange(inst)) {
         *field = LLVMGetOperand(inst, 0);
         *value = LLVMGetOperand(inst, 1);
     } else if (LLVMIsAAtomicCmpXchgInst(inst)) {
@@ -418,16 +418,11 @@ static store_kind classify_store(LLVMValueRef inst, LLVMValueRef *field, LLVMVal
  * field, whose new value is a plain integer when it is null. */
 static int is_word_exchange_into_heap(LLVMValueRef inst, LLVMValueRef *field, LLVMValueRef *value)
 {
-    int exchange = LLVMIsAAtomicCmpXchgInst(inst) ||
-                   (LLVMIsAAtomicRMWInst(inst) &&
-                    LLVMGetAtomicRMWBinOp(inst) == LLVMAtomicRMWBinOpXchg);
-    if (!exchange)
+    if (!LLVMIsAAtomicCmpXchgInst(inst) && !is_atomic_exchange(inst))
         return 0;
     *field = LLVMGetOperand(inst, 0);
     *value = LLVMGetOperand(inst, LLVMIsAAtomicCmpXchgInst(inst) ? 2 : 1);
-    LLVMTypeRef type = LLVMTypeOf(*value);
-    return LLVMGetTypeKind(type) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(type) == 64 &&
-           is_heap_address(*field);
+    return type_is_word(LLVMTypeOf(*value)) && is_heap_address(*field);
 }
 
 /* What inst overwrites, for the deletion barrier: what classify_store

@@ -483,6 +483,28 @@ void replace_instruction(LLVMValueRef old, LLVMValueRef replacement)
     free(name);
 }
 
+int type_is_word(LLVMTypeRef type)
+{
+    return LLVMGetTypeKind(type) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(type) == 64;
+}
+
+int is_atomic_exchange(LLVMValueRef inst)
+{
+    return LLVMIsAAtomicRMWInst(inst) && LLVMGetAtomicRMWBinOp(inst) == LLVMAtomicRMWBinOpXchg;
+}
+
+LLVMValueRef build_exchange_like(polls_pass *pass, LLVMValueRef exchange, LLVMValueRef incoming)
+{
+    LLVMPositionBuilderBefore(pass->builder, exchange);
+    LLVMValueRef built = LLVMBuildAtomicRMW(pass->builder, LLVMAtomicRMWBinOpXchg,
+                                            LLVMGetOperand(exchange, 0), incoming,
+                                            LLVMGetOrdering(exchange),
+                                            LLVMIsAtomicSingleThread(exchange));
+    LLVMSetVolatile(built, LLVMGetVolatile(exchange));
+    LLVMSetAlignment(built, LLVMGetAlignment(exchange));
+    return built;
+}
+
 LLVMValueRef function_named_by(LLVMValueRef value)
 {
     while (LLVMIsAConstantExpr(value) && (LLVMGetConstOpcode(value) == LLVMBitCast ||

@@ -45,11 +45,7 @@ static void normalize_reference_exchange(polls_pass *pass, LLVMValueRef exchange
     LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);
     LLVMPositionBuilderBefore(pass->builder, exchange);
     LLVMValueRef incoming = LLVMBuildPtrToInt(pass->builder, LLVMGetOperand(exchange, 1), i64, "");
-    LLVMValueRef swapped = LLVMBuildAtomicRMW(
-        pass->builder, LLVMAtomicRMWBinOpXchg, LLVMGetOperand(exchange, 0), incoming,
-        LLVMGetOrdering(exchange), LLVMIsAtomicSingleThread(exchange));
-    LLVMSetVolatile(swapped, LLVMGetVolatile(exchange));
-    LLVMSetAlignment(swapped, LLVMGetAlignment(exchange));
+    LLVMValueRef swapped = build_exchange_like(pass, exchange, incoming);
     LLVMValueRef reference = LLVMBuildIntToPtr(pass->builder, swapped, LLVMTypeOf(exchange), "");
     replace_instruction(exchange, reference);
 }
@@ -73,7 +69,7 @@ static int is_reference_from_raw_pointer(LLVMValueRef inst)
 
 static int is_reference_exchange(LLVMValueRef inst)
 {
-    return LLVMIsAAtomicRMWInst(inst) && LLVMGetAtomicRMWBinOp(inst) == LLVMAtomicRMWBinOpXchg &&
+    return is_atomic_exchange(inst) &&
            type_is_gc_pointer(LLVMTypeOf(inst));
 }
 

@@ -148,6 +148,13 @@ LLVMValueRef thread_local_pointer(polls_pass *pass, const char *name);
 LLVMValueRef declare_leaf_function(polls_pass *pass, const char *name, LLVMTypeRef type);
 /* An llvm.experimental.gc.statepoint.* declaration (NULL: no). */
 int is_gc_statepoint_function(LLVMValueRef function);
+/* i64: the word clang moves a pointer in. */
+int type_is_word(LLVMTypeRef type);
+/* An `atomicrmw xchg`. */
+int is_atomic_exchange(LLVMValueRef inst);
+/* Before exchange (an atomicrmw xchg): the same exchange, same field,
+ * ordering, scope, volatility and alignment, of incoming. */
+LLVMValueRef build_exchange_like(polls_pass *pass, LLVMValueRef exchange, LLVMValueRef incoming);
 /* The function a pointer operand names, through casts; NULL if none. */
 LLVMValueRef function_named_by(LLVMValueRef value);
 /* Whether function calls the function named name (directly). */
