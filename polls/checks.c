@@ -28,27 +28,6 @@ void check_module(polls_pass *pass)
     }
 }
 
-static void check_alloca(polls_pass *pass, LLVMValueRef function, LLVMValueRef alloca)
-{
-    LLVMTypeRef type = LLVMGetAllocatedType(alloca);
-    if (!type_contains_gc_pointer(type))
-        return;
-    /* A named struct prints as its whole definition; its name is enough. */
-    const char *struct_name = LLVMGetTypeKind(type) == LLVMStructTypeKind ? LLVMGetStructName(type) : NULL;
-    char *type_text = struct_name ? xasprintf("%%%s", struct_name) : LLVMPrintTypeToString(type);
-    const char *name = value_name(alloca);
-    pass_error(pass, function, alloca,
-               "stack slot%s%s%s of type %s holds a reference: the collector cannot see "
-               "references in memory on the stack (an address-taken reference local, a "
-               "struct with reference fields passed by value, or a stack array of "
-               "references); keep references in plain locals, or in a heap object or handle",
-               *name ? " '%" : "", name, *name ? "'" : "", type_text);
-    if (struct_name)
-        free(type_text);
-    else
-        LLVMDisposeMessage(type_text);
-}
-
 /* Unmanaged C runs while a collection may move objects: it must never see a
  * raw reference. Runtime safepoint calls take no references either. */
 static void check_call_arguments(polls_pass *pass, LLVMValueRef function, LLVMValueRef call,
@@ -122,7 +101,7 @@ static int may_be_interior(const polls_pass *pass, LLVMValueRef value, ptr_table
     return may_be_interior(pass, LLVMGetOperand(value, 0), visited);
 }
 
-static int is_interior_reference(const polls_pass *pass, LLVMValueRef value)
+int is_interior_reference(const polls_pass *pass, LLVMValueRef value)
 {
     ptr_table visited;
     ptr_table_init(&visited);
@@ -326,12 +305,13 @@ static void check_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef cal
 
 void check_function(polls_pass *pass, LLVMValueRef function)
 {
+    check_byval_reference_parameters(pass, function);
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
              inst = LLVMGetNextInstruction(inst)) {
             if (LLVMIsAAllocaInst(inst))
-                check_alloca(pass, function, inst);
+                check_stack_reference_slot(pass, function, inst);
             else if (is_call_site(inst))
                 check_call(pass, function, inst);
             else if (LLVMIsAReturnInst(inst))

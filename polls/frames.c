@@ -43,19 +43,13 @@
 /* The stack alignment x86-64 code generation guarantees without realigning. */
 #define STACK_ALIGNMENT 16
 
-static int is_static_alloca(LLVMValueRef alloca, LLVMBasicBlockRef entry)
-{
-    return LLVMGetInstructionParent(alloca) == entry &&
-           LLVMIsAConstantInt(LLVMGetOperand(alloca, 0));
-}
-
 static int has_dynamic_alloca(LLVMValueRef function)
 {
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
     for (LLVMBasicBlockRef block = entry; block; block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
              inst = LLVMGetNextInstruction(inst))
-            if (LLVMIsAAllocaInst(inst) && !is_static_alloca(inst, entry))
+            if (LLVMIsAAllocaInst(inst) && !is_static_alloca(inst))
                 return 1;
     return 0;
 }
@@ -141,7 +135,7 @@ static void keep_static_locals_small(polls_pass *pass, LLVMValueRef function,
         LLVMValueRef largest = NULL;
         for (LLVMValueRef inst = LLVMGetFirstInstruction(entry); inst;
              inst = LLVMGetNextInstruction(inst)) {
-            if (!LLVMIsAAllocaInst(inst) || !is_static_alloca(inst, entry))
+            if (!LLVMIsAAllocaInst(inst) || !is_static_alloca(inst))
                 continue;
             uint64_t bytes = alloca_bytes(inst, layout);
             total += round_to_stack_alignment(bytes);
@@ -167,7 +161,7 @@ void keep_frame_walkable(polls_pass *pass, LLVMValueRef function)
     LLVMValueRef inst = LLVMGetFirstInstruction(entry);
     while (inst) {
         LLVMValueRef next = LLVMGetNextInstruction(inst);
-        if (LLVMIsAAllocaInst(inst) && is_static_alloca(inst, entry) &&
+        if (LLVMIsAAllocaInst(inst) && is_static_alloca(inst) &&
             LLVMGetAlignment(inst) > STACK_ALIGNMENT)
             align_by_hand(pass, inst, layout);
         inst = next;

@@ -535,3 +535,10 @@ int is_gc_statepoint_function(LLVMValueRef function)
     static const char name[] = "llvm.experimental.gc.statepoint";
     return function && strncmp(value_name(function), name, sizeof name - 1) == 0;
 }
+
+int is_static_alloca(LLVMValueRef alloca)
+{
+    LLVMBasicBlockRef block = LLVMGetInstructionParent(alloca);
+    return block == LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(block)) &&
+           LLVMIsAConstantInt(LLVMGetOperand(alloca, 0));
+}

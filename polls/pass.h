@@ -81,6 +81,9 @@ typedef struct polls_pass {
     unsigned strip_mined_kind;  /* metadata kind id of STRIP_MINED_METADATA */
     ptr_table shadow_stack_loop_polls; /* their loop polls, made from fences */
     ptr_table gcroot_promoted_functions; /* functions whose gcroot slots were promoted */
+    /* function -> the last instruction of entry code its entry poll must
+     * follow (stack_roots.c's push), for functions that have such code. */
+    ptr_table entry_code_ends;
 } polls_pass;
 
 /* ---- setjmp.c */
@@ -99,6 +102,17 @@ void mark_setjmp_calls(polls_pass *pass, int unoptimised);
 void keep_references_across_setjmp(polls_pass *pass, LLVMValueRef function);
 /* After RS4GC: an error for any reference still live across a setjmp call. */
 void check_nothing_live_across_setjmp(polls_pass *pass, LLVMValueRef function);
+
+/* ---- stack_roots.c */
+/* check_function's checks of a stack slot holding references: allocated
+ * at run time, misaligned, or its address given to unmanaged C: errors. */
+void check_stack_reference_slot(polls_pass *pass, LLVMValueRef function, LLVMValueRef alloca);
+/* The same for the byval parameters of a function. */
+void check_byval_reference_parameters(polls_pass *pass, LLVMValueRef function);
+/* Before placement and keep_frame_walkable: stack slots and byval
+ * parameters holding references move into a frame on the frame-root chain
+ * the collector updates (corral/shadow_stack.h). */
+void keep_stack_references_in_frames(polls_pass *pass, LLVMValueRef function);
 
 /* ---- diagnostics.c */
 /* Adds an error about function (may be NULL); at (an instruction, may be
@@ -157,6 +171,8 @@ int is_atomic_exchange(LLVMValueRef inst);
 LLVMValueRef build_exchange_like(polls_pass *pass, LLVMValueRef exchange, LLVMValueRef incoming);
 /* The function a pointer operand names, through casts; NULL if none. */
 LLVMValueRef function_named_by(LLVMValueRef value);
+/* An alloca of a constant count in the entry block: a fixed frame slot. */
+int is_static_alloca(LLVMValueRef alloca);
 /* Whether function calls the function named name (directly). */
 int function_calls(LLVMValueRef function, const char *name);
 /* Whether inst is a direct call (or invoke) of the function named name. */
@@ -280,6 +296,9 @@ void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function);
 /* ---- checks.c: rejections done before any transformation. */
 void check_module(polls_pass *pass);
 void check_function(polls_pass *pass, LLVMValueRef function);
+/* An address computed inside an object (&object->field, &array[i]), seen
+ * through casts, phis and selects. */
+int is_interior_reference(const polls_pass *pass, LLVMValueRef value);
 /* After the preparation pipeline: static functions that receive or return
  * an interior reference (&object->field), or return a raw pointer made from
  * a reference, are inlined, as a call cannot carry one; check_function and

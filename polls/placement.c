@@ -136,8 +136,10 @@ static int insert_poll_before(polls_pass *pass, LLVMValueRef inst)
 
 static unsigned place_entry_poll(polls_pass *pass, LLVMValueRef function)
 {
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
-    LLVMValueRef at = first_insertion_point(entry);
+    uintptr_t entry_code_end = 0;
+    LLVMValueRef at = ptr_table_get(&pass->entry_code_ends, function, &entry_code_end)
+                          ? LLVMGetNextInstruction((LLVMValueRef)entry_code_end)
+                          : first_insertion_point(LLVMGetEntryBasicBlock(function));
     return at ? (unsigned)insert_poll_before(pass, at) : 0;
 }
 

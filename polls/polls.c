@@ -340,6 +340,7 @@ static void run_steps(polls_pass *pass)
     if (pass->error_count)
         return;
     FOR_EACH_MANAGED(pass, function) {
+        keep_stack_references_in_frames(pass, function);
         keep_frame_walkable(pass, function);
         normalize_function(pass, function);
         wrap_unmanaged_calls(pass, function);
@@ -457,6 +458,7 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
     ptr_table_init(&pass.callback_entries);
     ptr_table_init(&pass.shadow_stack_loop_polls);
     ptr_table_init(&pass.gcroot_promoted_functions);
+    ptr_table_init(&pass.entry_code_ends);
 
     run_steps(&pass);
 
@@ -467,6 +469,7 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
     ptr_table_free(&pass.callback_entries);
     ptr_table_free(&pass.shadow_stack_loop_polls);
     ptr_table_free(&pass.gcroot_promoted_functions);
+    ptr_table_free(&pass.entry_code_ends);
     free(pass.managed_functions.items);
     free(pass.keyed_wrappers.items);
     int status = pass.error_count ? -1 : 0;

@@ -16,7 +16,7 @@
  *      and longjmp must not leave the thread UNMANAGED;
  *   3. after placement and barriers, each reference live across a setjmp
  *      call is kept in a root slot of a frame the function pushes on the
- *      thread's setjmp-root chain (corral/shadow_stack.h's layout; the
+ *      thread's frame-root chain (corral/shadow_stack.h's layout; the
  *      collector updates the slots): stored where it is defined, loaded again
  *      before each use. A derived reference keeps its object there and its
  *      address is recomputed (its GEPs cloned) at each use;
@@ -433,7 +433,7 @@ static LLVMValueRef slot_address(polls_pass *pass, const setjmp_frame *frame, un
 
 static LLVMValueRef chain_head(polls_pass *pass)
 {
-    return thread_local_pointer(pass, CORRAL_ABI_SETJMP_ROOTS_HEAD);
+    return thread_local_pointer(pass, CORRAL_ABI_FRAME_ROOTS_HEAD);
 }
 
 /* { i32 NumRoots, i32 NumMeta = 0, [0 x ptr] }, like a gcroot frame's map. */

@@ -135,7 +135,7 @@ CORRAL_RUNTIME_ENTRY void corral_thread_detach(void)
     corral_thread_tlab = (corral_tlab){0};
     self->tlab = NULL;
     self->shadow_stack_head = NULL; /* the two chains' heads are ours too */
-    self->setjmp_roots_head = NULL;
+    self->frame_roots_head = NULL;
     satb_log_flush(self); /* a collection reads what we logged after we left */
     thread_free_handles_and_pins(self);
     self->segment = NULL;

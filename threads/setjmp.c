@@ -24,7 +24,7 @@
 /* Written by corral_setjmp_save in the frame of the function calling setjmp;
  * read by its corral_setjmp_returned, on the same thread. */
 typedef struct setjmp_state {
-    corral_shadow_stack_entry *setjmp_roots_head;
+    corral_shadow_stack_entry *frame_roots_head;
     corral_shadow_stack_entry *shadow_stack_head;
     const managed_segment *segment;
     size_t call_pins;
@@ -37,7 +37,7 @@ void corral_setjmp_save(void *state_bytes)
 {
     setjmp_state *state = state_bytes;
     const corral_thread *self = corral_current_thread;
-    state->setjmp_roots_head = corral_setjmp_roots_head;
+    state->frame_roots_head = corral_frame_roots_head;
     state->shadow_stack_head = corral_shadow_stack_head;
     state->segment = self ? self->segment : NULL;
     state->call_pins = self ? self->call_pins.count : 0;
@@ -70,6 +70,6 @@ void corral_setjmp_returned(void *state_bytes, int result, const char *function_
                          function_name, self->name, state->call_pins, self->call_pins.count);
         self->call_pins.count = state->call_pins;
     }
-    corral_setjmp_roots_head = state->setjmp_roots_head;
+    corral_frame_roots_head = state->frame_roots_head;
     corral_shadow_stack_head = state->shadow_stack_head;
 }

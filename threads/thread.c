@@ -29,7 +29,7 @@ __thread corral_thread *corral_current_thread;
 /* corral/shadow_stack.h: pushed and popped by gcroot code, before and after
  * attach alike; the record keeps its address for the walker. */
 __thread corral_shadow_stack_entry *corral_shadow_stack_head;
-__thread corral_shadow_stack_entry *corral_setjmp_roots_head;
+__thread corral_shadow_stack_entry *corral_frame_roots_head;
 
 /* The list of registered threads. Writers: attach/detach under registry_lock
  * (cds_list_add_tail_rcu / cds_list_del_rcu publish with release order).
@@ -50,7 +50,7 @@ corral_thread *thread_register_self(struct corral_tlab *tlab)
     thread->tid = (pid_t)syscall(SYS_gettid);
     thread->pthread = pthread_self();
     thread->shadow_stack_head = &corral_shadow_stack_head;
-    thread->setjmp_roots_head = &corral_setjmp_roots_head;
+    thread->frame_roots_head = &corral_frame_roots_head;
     rcu_fork_register_thread();
     pthread_mutex_lock(&registry_lock);
     thread->id = next_thread_id++;

@@ -107,7 +107,7 @@ typedef struct thread_roots {
     size_t derived_count, derived_capacity;
     size_t frames;           /* managed frames walked */
     size_t shadow_stack_entries; /* gcroot frames on the shadow stack */
-    size_t setjmp_frames;    /* frames on the setjmp-root chain */
+    size_t frame_root_entries; /* frames on the frame-root chain */
     size_t gcroot_promoted_frames; /* frames of gcroot code in promoted mode */
 } thread_roots;
 
@@ -130,9 +130,9 @@ typedef struct corral_thread {
     /* The owner's corral_shadow_stack_head (a TLS variable, so its address is
      * taken at attach): the chain of gcroot frames the walker also visits. */
     struct corral_shadow_stack_entry **shadow_stack_head;
-    /* The owner's corral_setjmp_roots_head, likewise: frames keeping
-     * references live across setjmp (polls/setjmp.c). */
-    struct corral_shadow_stack_entry **setjmp_roots_head;
+    /* The owner's corral_frame_roots_head, likewise: frames keeping
+     * references in stack memory (polls/setjmp.c, polls/stack_roots.c). */
+    struct corral_shadow_stack_entry **frame_roots_head;
     /* The references this thread's stores overwrote while the collector
      * asked (satb_log.h): written by the owner, flushed by the owner at
      * detach or by the collector once the thread is stopped. */

@@ -180,27 +180,61 @@ uintptr_t walker_outermost_managed_cfa(frame_anchor from)
 
 /* More roots than any function has: a corrupt chain, not a frame. */
 enum { SHADOW_STACK_MAX_ROOTS = 1 << 20 };
+/* Beyond any frame's size: a run at a larger offset is a corrupt map. */
+enum { FRAME_ROOTS_MAX_OFFSET = 1 << 30 };
 
-/* A chain of shadow-stack frames (corral/shadow_stack.h): the gcroot
- * frames, or the frames keeping references across setjmp. Every root slot is
- * a base, visited by marking and rewritten by compaction like a stackmap
- * slot. The slots live in frames that are on the stack until popped.
- * Returns the number of entries. */
-static size_t walk_shadow_chain(corral_thread *thread, corral_shadow_stack_entry *head,
-                                const char *chain)
+static _Noreturn void bad_chain_entry(const corral_thread *thread, const char *chain,
+                                      size_t index, const corral_shadow_stack_entry *entry,
+                                      const void *map, const char *what)
 {
+    CORRAL_FATAL("stack walk of %s (tid %d): %s entry %zu at %p has a bad frame map %p (%s; "
+                 "a frame not popped before its function left: longjmp or an exception "
+                 "through code that pushed it?)",
+                 thread->name, (int)thread->tid, chain, index, (const void *)entry, map, what);
+}
+
+/* The gcroot frames (corral/shadow_stack.h): every root slot is a base,
+ * visited by marking and rewritten by compaction like a stackmap slot. The
+ * slots live in frames that are on the stack until popped. Returns the
+ * number of entries. */
+static size_t walk_shadow_chain(corral_thread *thread, corral_shadow_stack_entry *head)
+{
+    const char *chain = "shadow-stack";
     size_t entries = 0;
     for (corral_shadow_stack_entry *entry = head; entry; entry = entry->next, entries++) {
         const corral_shadow_stack_map *map = entry->map;
         if (!map || map->root_count < 0 || map->root_count > SHADOW_STACK_MAX_ROOTS ||
             map->meta_count < 0 || map->meta_count > map->root_count)
-            CORRAL_FATAL("stack walk of %s (tid %d): %s entry %zu at %p has a bad "
-                         "frame map %p (a frame not popped before its function left: "
-                         "longjmp or an exception through gcroot code?)",
-                         thread->name, (int)thread->tid, chain, entries, (void *)entry,
-                         (const void *)map);
+            bad_chain_entry(thread, chain, entries, entry, map, "counts out of range");
         for (int32_t i = 0; i < map->root_count; i++)
             add_base(&thread->roots, &entry->roots[i]);
+    }
+    return entries;
+}
+
+/* The frames of managed functions keeping references in stack memory: the
+ * whole-word roots after the header, then each run of reference words. */
+static size_t walk_frame_roots_chain(corral_thread *thread, corral_shadow_stack_entry *head)
+{
+    const char *chain = "frame-root chain";
+    size_t entries = 0;
+    for (corral_shadow_stack_entry *entry = head; entry; entry = entry->next, entries++) {
+        const corral_frame_roots_map *map =
+            (const corral_frame_roots_map *)(const void *)entry->map;
+        if (!map || map->root_count < 0 || map->root_count > SHADOW_STACK_MAX_ROOTS ||
+            map->run_count < 0 || map->run_count > SHADOW_STACK_MAX_ROOTS)
+            bad_chain_entry(thread, chain, entries, entry, map, "counts out of range");
+        for (int32_t i = 0; i < map->root_count; i++)
+            add_base(&thread->roots, &entry->roots[i]);
+        for (int32_t r = 0; r < map->run_count; r++) {
+            const corral_frame_roots_run *run = &map->runs[r];
+            if (run->offset % sizeof(void *) != 0 || run->offset > FRAME_ROOTS_MAX_OFFSET ||
+                run->words > SHADOW_STACK_MAX_ROOTS)
+                bad_chain_entry(thread, chain, entries, entry, map, "a run out of range");
+            void **words = (void **)(void *)((char *)entry + run->offset);
+            for (uint32_t w = 0; w < run->words; w++)
+                add_base(&thread->roots, &words[w]);
+        }
     }
     return entries;
 }
@@ -211,14 +245,14 @@ void walker_collect_roots_from_stw(corral_thread *thread)
     thread->roots.derived_count = 0;
     thread->roots.frames = 0;
     thread->roots.shadow_stack_entries = 0;
-    thread->roots.setjmp_frames = 0;
+    thread->roots.frame_root_entries = 0;
     thread->roots.gcroot_promoted_frames = 0;
     if (thread->shadow_stack_head)
         thread->roots.shadow_stack_entries =
-            walk_shadow_chain(thread, *thread->shadow_stack_head, "shadow-stack");
-    if (thread->setjmp_roots_head)
-        thread->roots.setjmp_frames =
-            walk_shadow_chain(thread, *thread->setjmp_roots_head, "setjmp-root chain");
+            walk_shadow_chain(thread, *thread->shadow_stack_head);
+    if (thread->frame_roots_head)
+        thread->roots.frame_root_entries =
+            walk_frame_roots_chain(thread, *thread->frame_roots_head);
     frame_anchor anchor = thread->anchor;
     rcu_read_lock();
     for (const managed_segment *segment = thread->segment; segment; segment = segment->previous) {

@@ -124,8 +124,9 @@
  *   The second call does nothing when %r is 0; at the second return it drops
  *   what longjmp skipped (chain entries, call pins) and stops with a fatal
  *   error if longjmp came from code running UNMANAGED. A function with
- *   references live across such a call keeps them in a frame on this chain
- *   (corral/shadow_stack.h's layout), pushed and popped like a gcroot frame:
+ *   references live across such a call keeps them in a frame on the
+ *   frame-root chain (corral/shadow_stack.h's layout), pushed and popped
+ *   like a gcroot frame:
  *     entry: frame = { head, @map, null... }; head = frame
  *     each reference live across the call: stored to its root slot where it
  *       is defined, loaded again before each use
@@ -133,7 +134,14 @@
 #define CORRAL_ABI_SETJMP_SAVE "corral_setjmp_save"
 #define CORRAL_ABI_SETJMP_RETURNED "corral_setjmp_returned"
 #define CORRAL_ABI_SETJMP_STATE_BYTES 32
-#define CORRAL_ABI_SETJMP_ROOTS_HEAD "corral_setjmp_roots_head"
+
+/* The frame-root chain (corral/shadow_stack.h): the frames above, and those
+ * of managed functions keeping references in fixed-size stack memory
+ * (polls/stack_roots.c), whose map lists runs of reference words:
+ *     entry: frame = { head, @map, slots... }; slots null, a byval
+ *            parameter's copied in; head = frame; then the entry poll
+ *     ret, resume: head = frame.next */
+#define CORRAL_ABI_FRAME_ROOTS_HEAD "corral_frame_roots_head"
 
 /* Where the CFA is not at a fixed distance from the frame pointer (AArch64:
  * the frame record sits below the other saved registers), a managed function

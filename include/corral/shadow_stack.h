@@ -44,12 +44,37 @@ typedef struct corral_shadow_stack_entry {
  * push and pop before). */
 extern __thread corral_shadow_stack_entry *corral_shadow_stack_head;
 
-/* A second chain with the same layout: the frames of managed functions that
- * keep references live across a setjmp call in memory (polls/setjmp.c,
- * docs/managed-c.md rule 6). Kept apart from the gcroot chain because their
- * code has write barriers: a minor collection may run with them. Writer and
- * reader as above; corral_setjmp_returned also resets it after a longjmp. */
-extern __thread corral_shadow_stack_entry *corral_setjmp_roots_head;
+/* A second chain with the same entries: the frames of managed functions
+ * that keep references in their own stack memory, where no stackmap can
+ * describe them (polls/setjmp.c: references live across a setjmp call;
+ * polls/stack_roots.c: address-taken reference locals, stack arrays and
+ * structs of references, byval struct arguments; docs/managed-c.md rules 1
+ * and 6). Kept apart from the gcroot chain because their code has write
+ * barriers: a minor collection may run with them. Its entries' maps are
+ * corral_frame_roots_map, not LLVM's. Writer and reader as above;
+ * corral_setjmp_returned also resets it after a longjmp.
+ *
+ *   entry { next, map, roots[map->root_count], ... memory at run offsets }
+ *   map   { root_count, run_count, runs[run_count] { offset, words } }
+ */
+extern __thread corral_shadow_stack_entry *corral_frame_roots_head;
+
+/* One run of reference words in a frame-root chain entry: words words of
+ * pointer size from offset bytes after the entry's start. */
+typedef struct corral_frame_roots_run {
+    uint32_t offset;
+    uint32_t words;
+} corral_frame_roots_run;
+
+/* A frame-root chain entry's map, constant: root_count whole-word roots
+ * right after next and map (as in a gcroot frame, whose meta_count is zero
+ * here), then run_count runs anywhere in the entry. Every word either holds
+ * an object reference or is null. */
+typedef struct corral_frame_roots_map {
+    int32_t root_count;
+    int32_t run_count;
+    corral_frame_roots_run runs[];
+} corral_frame_roots_map;
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

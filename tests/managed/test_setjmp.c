@@ -178,7 +178,7 @@ __attribute__((noinline)) static void jump_from_varargs(int count, ...)
 }
 
 /* A function with its own setjmp and references kept across it: its frame
- * is on the setjmp-root chain when the jump skips it. */
+ * is on the frame-root chain when the jump skips it. */
 __attribute__((noinline)) static long inner_with_setjmp(long depth)
 {
     jmp_buf env;

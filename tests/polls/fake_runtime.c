@@ -168,18 +168,18 @@ void corral_thread_detach(void)
 
 /* setjmp in managed code: the chain of frames keeping references, put
  * back at a second return (nothing moves here, so that is all). */
-__thread corral_shadow_stack_entry *corral_setjmp_roots_head;
+__thread corral_shadow_stack_entry *corral_frame_roots_head;
 
 void corral_setjmp_save(void *state)
 {
-    memcpy(state, &corral_setjmp_roots_head, sizeof corral_setjmp_roots_head);
+    memcpy(state, &corral_frame_roots_head, sizeof corral_frame_roots_head);
 }
 
 void corral_setjmp_returned(void *state, int result, const char *function_name)
 {
     (void)function_name;
     if (result)
-        memcpy(&corral_setjmp_roots_head, state, sizeof corral_setjmp_roots_head);
+        memcpy(&corral_frame_roots_head, state, sizeof corral_frame_roots_head);
 }
 
 void fake_arm_polls(uint64_t disarm_after)

@@ -159,8 +159,10 @@ static void test_errors(void)
                  "void escapes(corral_ref r) { keep(&r); }\n");
     result = corralc("-O1 -c escape.c -o escape.o && TMPDIR=/tmp " CORRALC " escape.o -o escape");
     ok(result.status == 1 && strstr(result.output, "corral-opt: error:") &&
-           strstr(result.output, "escapes: stack slot '%r.addr'"),
-       "an address-taken reference local is rejected, naming the function and the variable");
+           strstr(result.output, "escapes: the address of stack slot '%r.addr', which holds "
+                                 "references, is passed to unmanaged function 'keep'"),
+       "a reference local whose address goes to plain C is rejected, naming the function, "
+       "the variable and the callee");
     command_result_free(&result);
 
     result = run_command("cd %s && %s --runtime=/no/such/libcorral.a main.c helper.c -o program",

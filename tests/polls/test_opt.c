@@ -459,10 +459,40 @@ static void test_rewrites(void)
     free(push);
     free(ir);
 
+    /* Stack memory holding references: one frame on the frame-root chain. */
+    ir = opt_ok("--polls=all", "stack_roots.ll");
+    char *slots = ir_function(ir, "slots");
+    ok(ir && strstr(ir, "@corral.stack_roots.slots = private constant { i32, i32, [3 x { i32, "
+                        "i32 }] } { i32 0, i32 3, [3 x { i32, i32 }] [{ i32, i32 } { i32 16, "
+                        "i32 1 }, { i32, i32 } { i32 32, i32 4 }, { i32, i32 } { i32 72, i32 1 }] }"),
+       "stack slots: the map lists the reference words of a local, an array and a struct "
+       "(not its integer word, not an array of integers)");
+    ok(slots && strstr(slots, "%stack_roots_frame = alloca [80 x i8], align 16") &&
+           strstr(slots, "%plain = alloca [2 x i64]") && !strstr(slots, "%slot = alloca") &&
+           !strstr(slots, "llvm.lifetime") &&
+           output_matches(slots, "memset.p0.i64[(]ptr align 16 %array[0-9]*, i8 0, i64 32"),
+       "stack slots: each moves into the frame at its alignment, null, and loses its lifetime "
+       "markers; memory of no reference stays where it was");
+    ok(slots && appears_before(slots, "store ptr %stack_roots_frame, ptr @corral_frame_roots_head",
+                               "@corral_poll_page") &&
+           appears_before(slots, "%frame_next = load ptr, ptr %stack_roots_frame",
+                          "gc.safepoint_poll.exit:") &&
+           strstr(slots, "store ptr %frame_next, ptr @corral_frame_roots_head"),
+       "stack slots: the frame is pushed before the entry poll and popped before the return");
+    char *third = ir_function(ir, "third");
+    ok(third && output_matches(third, "memcpy.p0.p0.i64[(]ptr align 8 %t[0-9]+, ptr align 8 %t, "
+                                      "i64 24") &&
+           output_matches(third, "getelementptr %struct.triple, ptr %t[0-9]+, i64 0, i32 2") &&
+           strstr(ir, "{ i32 0, i32 1, [1 x { i32, i32 }] [{ i32, i32 } { i32 16, i32 3 }] }"),
+       "stack slots: a byval parameter is copied into the frame at entry and read there");
+    free(third);
+    free(slots);
+    free(ir);
+
     /* setjmp: what lives across it is kept in root slots of a frame. */
     ir = opt_ok("", "setjmp_kept.ll");
     char *kept = ir_function(ir, "kept");
-    ok(kept && strstr(kept, "store ptr %setjmp_frame, ptr @corral_setjmp_roots_head") &&
+    ok(kept && strstr(kept, "store ptr %setjmp_frame, ptr @corral_frame_roots_head") &&
            strstr(kept, "store ptr addrspace(1) %arg, ptr %") &&
            appears_before(kept, "@make,", "store ptr addrspace(1) %made1, ptr %"),
        "setjmp: the function pushes a frame; each object is stored where it is defined");
@@ -478,8 +508,8 @@ static void test_rewrites(void)
        "setjmp: after it, each reference is loaded again, an address as its object plus the "
        "offset measured where it was made");
     const char *exit_block = kept ? strstr(kept, "gc.safepoint_poll.exit:") : NULL;
-    ok(exit_block && strstr(exit_block, ", ptr @corral_setjmp_roots_head") &&
-           appears_before(exit_block, ", ptr @corral_setjmp_roots_head", "ret i64 %v"),
+    ok(exit_block && strstr(exit_block, ", ptr @corral_frame_roots_head") &&
+           appears_before(exit_block, ", ptr @corral_frame_roots_head", "ret i64 %v"),
        "setjmp: the frame is popped at the return, after the return poll");
     ok(ir && strstr(ir, "attributes #") && strstr(ir, "returns_twice \"gc-leaf-function\""),
        "setjmp: the call is marked returns_twice and gc-leaf");
@@ -923,8 +953,10 @@ static void expect_rejected(const char *args, const char *file, const char *mess
 static void test_bad_ir(void)
 {
     static const bad_case cases[] = {
-        {"bad_alloca.ll", "bad_alloca.ll: escapes: stack slot '%slot' of type ptr addrspace(1) holds a reference"},
-        {"bad_array_alloca.ll", "bad_array_alloca.ll: stack_array: stack slot '%array' of type [4 x ptr addrspace(1)] holds a reference"},
+        {"bad_alloca.ll", "bad_alloca.ll: escapes: the address of stack slot '%slot', which holds references, is passed to unmanaged function 'use_slot'"},
+        {"bad_array_alloca.ll", "bad_array_alloca.ll: stack_array: the address of stack slot '%array', which holds references, is passed to unmanaged function 'use_array'"},
+        {"bad_vla_references.ll", "bad_vla_references.ll: vla: stack memory '%array' holding references is allocated at run time"},
+        {"bad_interior_in_slot.ll", "bad_interior_in_slot.ll: cursor: an address inside an object ('field') is stored in stack slot '%slot'"},
         {"bad_callback_reference.ll", "bad_callback_reference.ll: hook: managed function 'visit', passed to unmanaged function 'register_hook' (which may call it), takes or returns references, which C cannot hold"},
         {"bad_unmanaged_arg.ll", "bad_unmanaged_arg.ll: leak: reference passed to unmanaged function 'external' (argument 2)"},
         {"bad_unmanaged_return.ll", "bad_unmanaged_return.ll: take: unmanaged function 'make' returns a reference"},

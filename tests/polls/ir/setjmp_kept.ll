@@ -1,6 +1,6 @@
 ; References live across setjmp: an argument, a call's result and an
 ; address inside it. Each object gets a root slot of a frame on the
-; setjmp-root chain, stored where it is defined and loaded before each use;
+; frame-root chain, stored where it is defined and loaded before each use;
 ; the address is recomputed from its object.
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"

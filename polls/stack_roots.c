@@ -1,0 +1,406 @@
+/* stack_roots.c — references in a managed function's own stack memory.
+ *
+ * RS4GC relocates SSA values; stack memory is invisible to it. What clang
+ * and the optimiser leave in memory holding references is ordinary C:
+ *
+ *   an address-taken local     noderef r; parse(&r);
+ *   a stack array              noderef nodes[8];
+ *   a struct passed in memory  struct triple t = make(); sum(t);  (> 16 bytes)
+ *   a byval parameter          long sum(struct triple t)  (the caller's copy)
+ *
+ * Each such slot (a static alloca of a type holding references, and each
+ * byval parameter of one) moves into one frame the function pushes on the
+ * thread's frame-root chain (corral/shadow_stack.h), whose map lists the
+ * runs of reference words in it. The collector visits and updates those
+ * words like stackmap slots, so a load after any safepoint reads where the
+ * object is now, including a callee's load through the slot's address.
+ *
+ *   entry:  frame = alloca [N x i8]         ; { next, map, slots... }
+ *           %r = gep frame, 16               ; each slot, at its alignment
+ *           memset(%r, 0, size)              ; a parameter: memcpy from it
+ *           frame.next = head; frame.map = @corral.stack_roots.F; head = frame
+ *           <entry poll>                     ; placement puts it after the push
+ *   ret:    head = frame.next                ; and before each resume
+ *
+ * It runs after the checks (check_stack_reference_slot below) and before
+ * keep_frame_walkable, which may turn a large frame into a dynamic alloca.
+ * A function with a setjmp call pushes its setjmp frame later, before this
+ * push, and pops it after this pop, so the chain stays last-in first-out;
+ * a longjmp resets the head to what it was at its setjmp.
+ *
+ * A slot's words are null until the program stores to them; a word must
+ * hold an object reference or null whenever a safepoint may come, as a
+ * heap field must: an address inside an object stored there is rejected.
+ */
+#include "pass.h"
+
+#include "corral/abi.h"
+#include "corral/shadow_stack.h"
+
+#include <llvm-c/Target.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#define WORD_BYTES 8
+/* Beyond x86-64's stack alignment the frame would be realigned (frames.c). */
+#define MAX_SLOT_ALIGNMENT 16
+/* The walker's limit on the runs of one frame. */
+#define MAX_RUNS (1u << 20)
+
+/* One slot the frame holds: an alloca, or a byval parameter copied in. */
+typedef struct stack_slot {
+    LLVMValueRef value;
+    LLVMTypeRef type;
+    uint64_t size;
+    unsigned alignment;
+    uint64_t offset; /* from the frame's start */
+} stack_slot;
+
+typedef VEC(stack_slot) slot_list;
+typedef VEC(uint64_t) offset_list;
+typedef VEC(corral_frame_roots_run) run_list;
+
+/* The type a byval parameter (0-based) of function is a copy of; NULL if
+ * it is not byval. */
+static LLVMTypeRef byval_type(LLVMValueRef function, unsigned parameter)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName("byval", 5);
+    LLVMAttributeRef byval = LLVMGetEnumAttributeAtIndex(function, parameter + 1, kind);
+    return byval ? LLVMGetTypeAttributeValue(byval) : NULL;
+}
+
+static unsigned parameter_alignment(LLVMValueRef function, unsigned parameter,
+                                    LLVMTargetDataRef layout, LLVMTypeRef type)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName("align", 5);
+    LLVMAttributeRef align = LLVMGetEnumAttributeAtIndex(function, parameter + 1, kind);
+    return align ? (unsigned)LLVMGetEnumAttributeValue(align)
+                 : LLVMABIAlignmentOfType(layout, type);
+}
+
+/* Appends the offset of each reference word in type, at base, to words;
+ * returns 0, or -1 for a reference that is not word-aligned (a packed
+ * struct) or a scalable vector. */
+static int reference_words(LLVMTargetDataRef layout, LLVMTypeRef type, uint64_t base,
+                           offset_list *words)
+{
+    if (!type_contains_gc_pointer(type))
+        return 0;
+    switch (LLVMGetTypeKind(type)) {
+    case LLVMPointerTypeKind:
+        if (base % WORD_BYTES != 0)
+            return -1;
+        VEC_PUSH(*words, base);
+        return 0;
+    case LLVMStructTypeKind:
+        for (unsigned i = 0; i < LLVMCountStructElementTypes(type); i++)
+            if (reference_words(layout, LLVMStructGetTypeAtIndex(type, i),
+                                base + LLVMOffsetOfElement(layout, type, i), words) != 0)
+                return -1;
+        return 0;
+    case LLVMArrayTypeKind:
+    case LLVMVectorTypeKind: {
+        LLVMTypeRef element = LLVMGetElementType(type);
+        uint64_t count = LLVMGetTypeKind(type) == LLVMArrayTypeKind ? LLVMGetArrayLength2(type)
+                                                                    : LLVMGetVectorSize(type);
+        uint64_t stride = LLVMABISizeOfType(layout, element);
+        for (uint64_t i = 0; i < count; i++)
+            if (reference_words(layout, element, base + i * stride, words) != 0)
+                return -1;
+        return 0;
+    }
+    default:
+        return -1; /* a scalable vector */
+    }
+}
+
+/* ---- checks, before anything changes */
+
+/* Where the address of a slot goes: each use is checked (visited: phis). */
+static void check_slot_uses(polls_pass *pass, LLVMValueRef function, LLVMValueRef slot,
+                            LLVMValueRef address, ptr_table *visited)
+{
+    if (ptr_table_contains(visited, address))
+        return;
+    ptr_table_put(visited, address, 1);
+    for (LLVMUseRef use = LLVMGetFirstUse(address); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAPHINode(user) ||
+            LLVMIsASelectInst(user)) {
+            check_slot_uses(pass, function, slot, user, visited);
+        } else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == address) {
+            LLVMValueRef stored = LLVMGetOperand(user, 0);
+            if (type_contains_gc_pointer(LLVMTypeOf(stored)) &&
+                is_interior_reference(pass, stored))
+                pass_error(pass, function, user,
+                           "an address inside an object ('%s') is stored in stack slot '%%%s': "
+                           "stack memory, like a heap field, holds only references to objects "
+                           "(the collector updates each word as one); keep the object and an "
+                           "index, or the address in a plain local",
+                           value_name(stored), value_name(slot));
+        } else if (is_call_site(user) && classify_call(pass, user) == CALL_UNMANAGED) {
+            LLVMValueRef callee = called_function(user);
+            pass_error(pass, function, user,
+                       "the address of stack slot '%%%s', which holds references, is passed "
+                       "to unmanaged function '%s': unmanaged C must not see references (a "
+                       "collection may move them while it runs); pass handles, or declare "
+                       "the function CORRAL_LEAF if it never blocks",
+                       value_name(slot), callee ? value_name(callee) : "(indirect)");
+        }
+    }
+}
+
+static void check_slot_type(polls_pass *pass, LLVMValueRef function, LLVMValueRef slot,
+                            LLVMTypeRef type, unsigned alignment, const char *what)
+{
+    LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
+    offset_list words = {0};
+    if (reference_words(layout, type, 0, &words) != 0)
+        pass_error(pass, function, LLVMIsAInstruction(slot) ? slot : NULL,
+                   "%s '%%%s' holds a reference at an offset that is not a multiple of %d "
+                   "bytes (a packed struct?) or in a scalable vector: the collector updates "
+                   "references only as aligned words",
+                   what, value_name(slot), WORD_BYTES);
+    else if (alignment > MAX_SLOT_ALIGNMENT)
+        pass_error(pass, function, LLVMIsAInstruction(slot) ? slot : NULL,
+                   "%s '%%%s' holds references and is aligned to %u bytes: the frame keeping "
+                   "it for the collector is aligned to at most %d; drop the alignment",
+                   what, value_name(slot), alignment, MAX_SLOT_ALIGNMENT);
+    free(words.items);
+}
+
+void check_stack_reference_slot(polls_pass *pass, LLVMValueRef function, LLVMValueRef alloca)
+{
+    LLVMTypeRef type = LLVMGetAllocatedType(alloca);
+    if (!type_contains_gc_pointer(type))
+        return;
+    if (!is_static_alloca(alloca)) {
+        pass_error(pass, function, alloca,
+                   "stack memory '%%%s' holding references is allocated at run time (a "
+                   "variable-length array of references): the collector keeps "
+                   "only fixed-size stack slots; use a fixed-size array, or a heap array "
+                   "(CORRAL_REF_ARRAY_TYPE)",
+                   value_name(alloca));
+        return;
+    }
+    check_slot_type(pass, function, alloca, type, LLVMGetAlignment(alloca), "stack slot");
+    ptr_table visited;
+    ptr_table_init(&visited);
+    check_slot_uses(pass, function, alloca, alloca, &visited);
+    ptr_table_free(&visited);
+}
+
+void check_byval_reference_parameters(polls_pass *pass, LLVMValueRef function)
+{
+    LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
+    for (unsigned i = 0; i < LLVMCountParams(function); i++) {
+        LLVMTypeRef type = byval_type(function, i);
+        if (!type || !type_contains_gc_pointer(type))
+            continue;
+        LLVMValueRef parameter = LLVMGetParam(function, i);
+        check_slot_type(pass, function, parameter, type,
+                        parameter_alignment(function, i, layout, type), "byval parameter");
+        ptr_table visited;
+        ptr_table_init(&visited);
+        check_slot_uses(pass, function, parameter, parameter, &visited);
+        ptr_table_free(&visited);
+    }
+}
+
+/* ---- the frame */
+
+static void collect_slots(polls_pass *pass, LLVMValueRef function, slot_list *slots)
+{
+    LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(function)); inst;
+         inst = LLVMGetNextInstruction(inst)) {
+        if (!LLVMIsAAllocaInst(inst) || !type_contains_gc_pointer(LLVMGetAllocatedType(inst)))
+            continue;
+        LLVMTypeRef type = LLVMGetAllocatedType(inst);
+        uint64_t count = LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 0));
+        stack_slot slot = {.value = inst, .type = type,
+                           .size = LLVMABISizeOfType(layout, type) * count,
+                           .alignment = LLVMGetAlignment(inst)};
+        VEC_PUSH(*slots, slot);
+    }
+    for (unsigned i = 0; i < LLVMCountParams(function); i++) {
+        LLVMTypeRef type = byval_type(function, i);
+        if (!type || !type_contains_gc_pointer(type))
+            continue;
+        stack_slot slot = {.value = LLVMGetParam(function, i), .type = type,
+                           .size = LLVMABISizeOfType(layout, type),
+                           .alignment = parameter_alignment(function, i, layout, type)};
+        VEC_PUSH(*slots, slot);
+    }
+}
+
+static uint64_t align_up(uint64_t value, uint64_t alignment)
+{
+    return (value + alignment - 1) / alignment * alignment;
+}
+
+/* Places the slots after the frame's two header words; returns its size. */
+static uint64_t lay_out(slot_list *slots, unsigned *frame_alignment)
+{
+    uint64_t offset = 2 * WORD_BYTES;
+    *frame_alignment = WORD_BYTES;
+    for (size_t i = 0; i < slots->count; i++) {
+        stack_slot *slot = &slots->items[i];
+        unsigned alignment = slot->alignment > WORD_BYTES ? slot->alignment : WORD_BYTES;
+        if (alignment > *frame_alignment)
+            *frame_alignment = alignment;
+        slot->offset = align_up(offset, alignment);
+        offset = slot->offset + slot->size;
+    }
+    return align_up(offset, *frame_alignment);
+}
+
+static int compare_offsets(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The runs of reference words of every slot (an array slot's count of its
+ * type), merged where adjacent. */
+static void collect_runs(LLVMTargetDataRef layout, const slot_list *slots, run_list *runs)
+{
+    offset_list words = {0};
+    for (size_t i = 0; i < slots->count; i++) {
+        const stack_slot *slot = &slots->items[i];
+        uint64_t type_size = LLVMABISizeOfType(layout, slot->type);
+        for (uint64_t at = 0; at < slot->size; at += type_size)
+            reference_words(layout, slot->type, slot->offset + at, &words);
+    }
+    qsort(words.items, words.count, sizeof *words.items, compare_offsets);
+    for (size_t i = 0; i < words.count; i++) {
+        corral_frame_roots_run *last = runs->count ? &runs->items[runs->count - 1] : NULL;
+        if (last && last->offset + (uint64_t)last->words * WORD_BYTES == words.items[i])
+            last->words++;
+        else
+            VEC_PUSH(*runs, ((corral_frame_roots_run){(uint32_t)words.items[i], 1}));
+    }
+    free(words.items);
+}
+
+/* { i32 0 roots, i32 run_count, [run_count x { i32 offset, i32 words }] } */
+static LLVMValueRef frame_map(polls_pass *pass, LLVMValueRef function, const run_list *runs)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(pass->context);
+    LLVMTypeRef run_fields[] = {i32, i32};
+    LLVMTypeRef run_type = LLVMStructTypeInContext(pass->context, run_fields, 2, 0);
+    LLVMValueRef *run_values = xcalloc(runs->count + 1, sizeof *run_values);
+    for (size_t i = 0; i < runs->count; i++) {
+        LLVMValueRef fields[] = {LLVMConstInt(i32, runs->items[i].offset, 0),
+                                 LLVMConstInt(i32, runs->items[i].words, 0)};
+        run_values[i] = LLVMConstStructInContext(pass->context, fields, 2, 0);
+    }
+    LLVMValueRef fields[] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, runs->count, 0),
+                             LLVMConstArray2(run_type, run_values, runs->count)};
+    free(run_values);
+    char *name = xasprintf("corral.stack_roots.%s", value_name(function));
+    LLVMValueRef map =
+        private_constant(pass, name, LLVMConstStructInContext(pass->context, fields, 3, 0));
+    free(name);
+    return map;
+}
+
+/* Drops llvm.lifetime markers of an alloca: the frame's slots live as long
+ * as the call, and nothing may reuse their memory while the map names it. */
+static void erase_lifetime_markers(LLVMValueRef alloca)
+{
+    value_list markers = {0};
+    for (LLVMUseRef use = LLVMGetFirstUse(alloca); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (is_call_to(user, "llvm.lifetime.start.p0") || is_call_to(user, "llvm.lifetime.end.p0"))
+            VEC_PUSH(markers, user);
+    }
+    for (size_t i = 0; i < markers.count; i++)
+        LLVMInstructionEraseFromParent(markers.items[i]);
+    free(markers.items);
+}
+
+static void pop_before_exits(polls_pass *pass, LLVMValueRef function, LLVMValueRef frame,
+                             LLVMValueRef head)
+{
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block)) {
+        LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
+        if (!terminator)
+            continue;
+        LLVMOpcode opcode = LLVMGetInstructionOpcode(terminator);
+        if (opcode != LLVMRet && opcode != LLVMResume)
+            continue;
+        LLVMPositionBuilderBefore(pass->builder, terminator);
+        LLVMBuildStore(pass->builder, LLVMBuildLoad2(pass->builder, ptr, frame, "frame_next"),
+                       head);
+    }
+}
+
+void keep_stack_references_in_frames(polls_pass *pass, LLVMValueRef function)
+{
+    slot_list slots = {0};
+    collect_slots(pass, function, &slots);
+    if (slots.count == 0)
+        return;
+    LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
+    unsigned frame_alignment;
+    uint64_t frame_size = lay_out(&slots, &frame_alignment);
+    run_list runs = {0};
+    collect_runs(layout, &slots, &runs);
+    if (runs.count > MAX_RUNS) {
+        pass_error(pass, function, NULL,
+                   "its stack slots holding references make %zu runs of reference words, "
+                   "more than the collector's %u per frame; keep large arrays of structs with "
+                   "references in the heap",
+                   runs.count, MAX_RUNS);
+        free(runs.items);
+        free(slots.items);
+        return;
+    }
+
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(pass->context);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
+    LLVMPositionBuilder(pass->builder, entry, LLVMGetFirstInstruction(entry));
+    LLVMValueRef frame =
+        LLVMBuildAlloca(pass->builder, LLVMArrayType2(i8, frame_size), "stack_roots_frame");
+    LLVMSetAlignment(frame, frame_alignment);
+
+    /* The slots, filled, then the push: all before the entry poll. */
+    for (size_t i = 0; i < slots.count; i++)
+        if (LLVMIsAAllocaInst(slots.items[i].value))
+            erase_lifetime_markers(slots.items[i].value);
+    LLVMPositionBuilderBefore(pass->builder, first_insertion_point(entry));
+    for (size_t i = 0; i < slots.count; i++) {
+        stack_slot *slot = &slots.items[i];
+        LLVMValueRef offset = LLVMConstInt(i64, slot->offset, 0);
+        LLVMValueRef address =
+            LLVMBuildInBoundsGEP2(pass->builder, i8, frame, &offset, 1, value_name(slot->value));
+        LLVMValueRef size = LLVMConstInt(i64, slot->size, 0);
+        if (LLVMIsAAllocaInst(slot->value)) {
+            LLVMReplaceAllUsesWith(slot->value, address);
+            LLVMInstructionEraseFromParent(slot->value);
+            LLVMBuildMemSet(pass->builder, address, LLVMConstInt(i8, 0, 0), size, slot->alignment);
+        } else {
+            LLVMReplaceAllUsesWith(slot->value, address);
+            LLVMBuildMemCpy(pass->builder, address, slot->alignment, slot->value,
+                            slot->alignment, size);
+        }
+    }
+    LLVMValueRef head = thread_local_pointer(pass, CORRAL_ABI_FRAME_ROOTS_HEAD);
+    LLVMBuildStore(pass->builder, LLVMBuildLoad2(pass->builder, ptr, head, "frame_roots_head"),
+                   frame);
+    LLVMValueRef map_offset = LLVMConstInt(i64, WORD_BYTES, 0);
+    LLVMBuildStore(pass->builder, frame_map(pass, function, &runs),
+                   LLVMBuildInBoundsGEP2(pass->builder, i8, frame, &map_offset, 1, ""));
+    LLVMValueRef push = LLVMBuildStore(pass->builder, frame, head);
+    ptr_table_put(&pass->entry_code_ends, function, (uintptr_t)push);
+
+    pop_before_exits(pass, function, frame, head);
+    free(runs.items);
+    free(slots.items);
+}
