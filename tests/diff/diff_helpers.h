@@ -246,6 +246,59 @@ static __attribute__((noinline)) diff_pair diff_pair_step(diff_pair pair, uint64
 }
 #endif
 
+#ifdef DIFF_WITH_STACK_SLOTS
+/* Three references: returned and passed in memory (sret, byval) on x86-64. */
+typedef struct diff_ref_triple {
+    obj_ref a, b, c;
+} diff_ref_triple;
+
+/* Integers around a reference, passed in memory too. */
+typedef struct diff_tagged {
+    uint64_t tag;
+    obj_ref node;
+    uint64_t count;
+} diff_tagged;
+
+/* Writes a new object through an out-parameter, then collects maybe. */
+static __attribute__((noinline)) void diff_make_into(obj_ref *out, uint64_t x)
+{
+    obj_ref fresh = diff_new_obj();
+    fresh->v0 = x;
+    *out = fresh;
+    diff_garbage((int)(x % 5) + 1);
+}
+
+static __attribute__((noinline)) diff_ref_triple diff_ref_triple_make(obj_ref first, uint64_t x)
+{
+    diff_ref_triple triple = {first, diff_new_obj(), diff_new_obj()};
+    triple.b->v1 = x;
+    triple.c->v2 = x * 7;
+    diff_garbage(1);
+    return triple;
+}
+
+static __attribute__((noinline)) uint64_t diff_ref_triple_sum(diff_ref_triple triple)
+{
+    diff_garbage(2);
+    return triple.a->v0 + triple.b->v1 * 3 + triple.c->v2 * 5;
+}
+
+static __attribute__((noinline)) uint64_t diff_tagged_sum(diff_tagged tagged)
+{
+    diff_garbage(1);
+    return tagged.tag * 3 + (tagged.node ? tagged.node->v0 : UINT64_C(11)) + tagged.count;
+}
+
+/* The same helpers called through pointers the optimiser cannot see
+ * through: at -O2 it would otherwise promote the out-parameter and the
+ * struct arguments into registers, and no stack memory would be left. */
+static void (*volatile diff_make_into_indirect)(obj_ref *, uint64_t) = diff_make_into;
+static diff_ref_triple (*volatile diff_ref_triple_make_indirect)(obj_ref, uint64_t) =
+    diff_ref_triple_make;
+static uint64_t (*volatile diff_ref_triple_sum_indirect)(diff_ref_triple) = diff_ref_triple_sum;
+static uint64_t (*volatile diff_tagged_sum_indirect)(diff_tagged) = diff_tagged_sum;
+#endif
+
 #ifdef DIFF_WITH_SLOT_HELPERS
 /* The slot of the element with the largest v0 (the first when all are null):
  * a pointer into the array chosen by a loop, returned through a call, which

@@ -66,6 +66,12 @@ every one but those its KNOWN_BUGS table lists for the level):
                     one's r1, an exchange, an atomic load stored atomically,
                     and __sync_val_compare_and_swap with an allocation among
                     its arguments
+  stack-slots       references in stack memory: a stack array of references
+                    filled by a helper through out-parameters and walked by
+                    pointer, a struct of three references (in memory: sret
+                    and byval on x86-64) made and summed by helpers, and a
+                    struct mixing integers and a reference, each read after
+                    something that may collect
 """
 import argparse
 import random
@@ -74,7 +80,7 @@ import sys
 SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "indirect-varargs",
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
           "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp", "headerless",
-          "cut", "slot-helpers", "ref-vectors", "atomics"]
+          "cut", "slot-helpers", "ref-vectors", "atomics", "stack-slots"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -129,7 +135,7 @@ class Generator:
 
     def statement(self, env, index, depth):
         r = self.r
-        kind = r.randrange(24)
+        kind = r.randrange(25)
         target = r.choice(env["scalars"][-4:])
         if kind == 0:
             ref = r.choice(env["refs"])
@@ -225,6 +231,8 @@ class Generator:
             self.ref_vectors(env, index, depth, target)
         elif kind == 23 and "atomics" in self.shapes:
             self.atomics(env, depth, target)
+        elif kind == 24 and "stack-slots" in self.shapes:
+            self.stack_slots(env, index, depth, target)
         elif kind == 11 and depth < 3:
             self.emit("if ((%s & 3) != 1) {" % self.expr(env, 1), depth)
             self.statement(env, index, depth + 1)
@@ -480,6 +488,36 @@ class Generator:
                       % holder, depth + 1)
             self.emit("%s->r1->v1 = %s;" % (holder, self.expr(env, 1)), depth + 1)
             self.emit("%s += (before == current) + %s->r1->v1;" % (target, holder), depth + 1)
+        self.emit("}", depth)
+
+    def stack_slots(self, env, index, depth, target):
+        """References in stack memory the pass keeps in a frame the collector
+        updates: an array written through out-parameters, a struct of three
+        references in memory, a struct of integers and a reference. Half the
+        helpers are called through pointers, which keeps the memory at -O2."""
+        r = self.r
+
+        def helper(name):
+            return name + ("_indirect" if r.randrange(2) else "")
+        length = r.randrange(2, 9)
+        self.emit("{", depth)
+        self.emit("obj_ref slots[%d];" % length, depth + 1)
+        self.emit("for (int i = 0; i < %d; i++)" % length, depth + 1)
+        self.emit("slots[i] = %s;" % r.choice(env["refs"]), depth + 2)
+        self.emit("%s(&slots[%d], %s);" % (helper("diff_make_into"), r.randrange(length),
+                                           self.expr(env, 1)), depth + 1)
+        self.emit("diff_ref_triple triple = %s(%s, %s);" % (
+            helper("diff_ref_triple_make"), r.choice(env["refs"]), self.expr(env, 1)), depth + 1)
+        self.emit("diff_tagged tagged = {%s, slots[%d], %s};" % (
+            self.expr(env, 1), r.randrange(length), self.expr(env, 1)), depth + 1)
+        self.emit(self.safepoint(env, index), depth + 1)
+        self.emit("%s += %s(triple) + %s(tagged);" % (
+            target, helper("diff_ref_triple_sum"), helper("diff_tagged_sum")), depth + 1)
+        self.emit("for (obj_ref *p = slots; p < slots + %d; p++)" % length, depth + 1)
+        self.emit("%s = diff_mix(%s, *p ? (*p)->v%d : UINT64_C(7));" % (target, target, r.randrange(3)),
+                  depth + 2)
+        self.emit("%s ^= triple.c->v%d + tagged.node->v%d;" % (target, r.randrange(3), r.randrange(3)),
+                  depth + 1)
         self.emit("}", depth)
 
     def interpreter(self, env, index, depth, target):
