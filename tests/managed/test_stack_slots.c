@@ -62,6 +62,13 @@ static __attribute__((noinline)) long sum_tagged(struct tagged t)
     return t.tag + t.node->value + t.count;
 }
 
+/* Reads a stack struct through its address, after an allocation. */
+static __attribute__((noinline)) long sum_node_copy(const node *copy)
+{
+    churn();
+    return copy->left->value + copy->right->value + copy->value;
+}
+
 /* Reverses an array the caller keeps on its stack, allocating per swap. */
 static __attribute__((noinline)) void reverse(noderef *nodes, int count)
 {
@@ -173,7 +180,8 @@ static int run_checks(bool report)
     parent->right = new_node(52);
     node copy = *parent; /* the heap object's fields, copied to the stack */
     churn();
-    bool copy_ok = copy.left->value == 51 && copy.right->value == 52 && copy.value == 50;
+    bool copy_ok = copy.left->value == 51 && copy.right->value == 52 &&
+                   sum_node_copy(&copy) == 51 + 52 + 50;
     failed += !copy_ok;
     if (report)
         ok(copy_ok, "a heap object copied to a stack struct");
