@@ -47,6 +47,9 @@
 #define MAX_SLOT_ALIGNMENT 16
 /* The walker's limit on the runs of one frame. */
 #define MAX_RUNS (1u << 20)
+/* Far beyond a thread's stack (8 MiB by default); keeps offsets 32-bit and
+ * the pass's own lists of words small. */
+#define MAX_SLOT_BYTES (64u << 20)
 
 /* One slot the frame holds: an alloca, or a byval parameter copied in. */
 typedef struct stack_slot {
@@ -151,10 +154,21 @@ static void check_slot_uses(polls_pass *pass, LLVMValueRef function, LLVMValueRe
     }
 }
 
+/* A slot of count values of type: not too large, its references aligned
+ * words, itself aligned within the frame's alignment. */
 static void check_slot_type(polls_pass *pass, LLVMValueRef function, LLVMValueRef slot,
-                            LLVMTypeRef type, unsigned alignment, const char *what)
+                            LLVMTypeRef type, uint64_t count, unsigned alignment,
+                            const char *what)
 {
     LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
+    uint64_t type_size = LLVMABISizeOfType(layout, type);
+    if (type_size > MAX_SLOT_BYTES || (type_size && count > MAX_SLOT_BYTES / type_size)) {
+        pass_error(pass, function, LLVMIsAInstruction(slot) ? slot : NULL,
+                   "%s '%%%s' holding references is over %u MiB: the frame that keeps it for "
+                   "the collector holds at most that; put it in the heap",
+                   what, value_name(slot), MAX_SLOT_BYTES >> 20);
+        return;
+    }
     offset_list words = {0};
     if (reference_words(layout, type, 0, &words) != 0)
         pass_error(pass, function, LLVMIsAInstruction(slot) ? slot : NULL,
@@ -184,7 +198,8 @@ void check_stack_reference_slot(polls_pass *pass, LLVMValueRef function, LLVMVal
                    value_name(alloca));
         return;
     }
-    check_slot_type(pass, function, alloca, type, LLVMGetAlignment(alloca), "stack slot");
+    uint64_t count = LLVMConstIntGetZExtValue(LLVMGetOperand(alloca, 0));
+    check_slot_type(pass, function, alloca, type, count, LLVMGetAlignment(alloca), "stack slot");
     ptr_table visited;
     ptr_table_init(&visited);
     check_slot_uses(pass, function, alloca, alloca, &visited);
@@ -199,7 +214,7 @@ void check_byval_reference_parameters(polls_pass *pass, LLVMValueRef function)
         if (!type || !type_contains_gc_pointer(type))
             continue;
         LLVMValueRef parameter = LLVMGetParam(function, i);
-        check_slot_type(pass, function, parameter, type,
+        check_slot_type(pass, function, parameter, type, 1,
                         parameter_alignment(function, i, layout, type), "byval parameter");
         ptr_table visited;
         ptr_table_init(&visited);
@@ -273,7 +288,8 @@ static void collect_runs(LLVMTargetDataRef layout, const slot_list *slots, run_l
         for (uint64_t at = 0; at < slot->size; at += type_size)
             reference_words(layout, slot->type, slot->offset + at, &words);
     }
-    qsort(words.items, words.count, sizeof *words.items, compare_offsets);
+    if (words.count) /* none: a slot of no size (alloca of a zero count) */
+        qsort(words.items, words.count, sizeof *words.items, compare_offsets);
     for (size_t i = 0; i < words.count; i++) {
         corral_frame_roots_run *last = runs->count ? &runs->items[runs->count - 1] : NULL;
         if (last && last->offset + (uint64_t)last->words * WORD_BYTES == words.items[i])

@@ -956,6 +956,7 @@ static void test_bad_ir(void)
         {"bad_alloca.ll", "bad_alloca.ll: escapes: the address of stack slot '%slot', which holds references, is passed to unmanaged function 'use_slot'"},
         {"bad_array_alloca.ll", "bad_array_alloca.ll: stack_array: the address of stack slot '%array', which holds references, is passed to unmanaged function 'use_array'"},
         {"bad_vla_references.ll", "bad_vla_references.ll: vla: stack memory '%array' holding references is allocated at run time"},
+        {"bad_huge_stack_slot.ll", "bad_huge_stack_slot.ll: huge: stack slot '%array' holding references is over 64 MiB"},
         {"bad_interior_in_slot.ll", "bad_interior_in_slot.ll: cursor: an address inside an object ('field') is stored in stack slot '%slot'"},
         {"bad_callback_reference.ll", "bad_callback_reference.ll: hook: managed function 'visit', passed to unmanaged function 'register_hook' (which may call it), takes or returns references, which C cannot hold"},
         {"bad_unmanaged_arg.ll", "bad_unmanaged_arg.ll: leak: reference passed to unmanaged function 'external' (argument 2)"},
