@@ -7,6 +7,7 @@
 #define CORRAL_POLLS_PASS_H
 
 #include "corral/safepoint_pass.h"
+#include "corral/shadow_stack.h"
 #include "ptr_table.h"
 #include "util.h"
 
@@ -113,6 +114,17 @@ void check_byval_reference_parameters(polls_pass *pass, LLVMValueRef function);
  * parameters holding references move into a frame on the frame-root chain
  * the collector updates (corral/shadow_stack.h). */
 void keep_stack_references_in_frames(polls_pass *pass, LLVMValueRef function);
+/* The frame-root chain's protocol (corral/shadow_stack.h), for this file
+ * and setjmp.c. A private constant corral_frame_roots_map named name. */
+LLVMValueRef build_frame_roots_map(polls_pass *pass, const char *name, unsigned root_count,
+                                   const corral_frame_roots_run *runs, size_t run_count);
+/* At the builder: frame.next = head, frame.map = map, head = frame (the
+ * store of head, returned, ends the push). */
+LLVMValueRef build_frame_roots_push(polls_pass *pass, LLVMValueRef frame, LLVMValueRef map);
+/* head = frame.next before every ret of function, and every resume when
+ * at_resume. */
+void build_frame_roots_pops(polls_pass *pass, LLVMValueRef function, LLVMValueRef frame,
+                            int at_resume);
 
 /* ---- diagnostics.c */
 /* Adds an error about function (may be NULL); at (an instruction, may be

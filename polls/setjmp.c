@@ -431,25 +431,6 @@ static LLVMValueRef slot_address(polls_pass *pass, const setjmp_frame *frame, un
     return LLVMBuildInBoundsGEP2(pass->builder, frame->type, frame->alloca, index, 3, "");
 }
 
-static LLVMValueRef chain_head(polls_pass *pass)
-{
-    return thread_local_pointer(pass, CORRAL_ABI_FRAME_ROOTS_HEAD);
-}
-
-/* { i32 NumRoots, i32 NumMeta = 0, [0 x ptr] }, like a gcroot frame's map. */
-static LLVMValueRef frame_map(polls_pass *pass, LLVMValueRef function, unsigned roots)
-{
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(pass->context);
-    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
-    LLVMValueRef fields[] = {LLVMConstInt(i32, roots, 0), LLVMConstInt(i32, 0, 0),
-                             LLVMConstArray2(ptr, NULL, 0)};
-    LLVMValueRef init = LLVMConstStructInContext(pass->context, fields, 3, 0);
-    char *name = xasprintf("corral.setjmp_roots.%s", value_name(function));
-    LLVMValueRef map = private_constant(pass, name, init);
-    free(name);
-    return map;
-}
-
 /* The frame, null roots, pushed after the entry block's allocas; popped
  * before every ret (a frame left by longjmp is dropped by the setjmp it
  * lands at, corral_setjmp_returned). */
@@ -465,26 +446,13 @@ static void push_and_pop_frame(polls_pass *pass, LLVMValueRef function, setjmp_f
     frame->alloca = LLVMBuildAlloca(pass->builder, frame->type, "setjmp_frame");
 
     LLVMPositionBuilderBefore(pass->builder, first_insertion_point(entry));
-    LLVMValueRef head = chain_head(pass);
-    LLVMValueRef current = LLVMBuildLoad2(pass->builder, ptr, head, "setjmp_head");
-    LLVMBuildStore(pass->builder, current,
-                   LLVMBuildStructGEP2(pass->builder, frame->type, frame->alloca, 0, ""));
-    LLVMBuildStore(pass->builder, frame_map(pass, function, count),
-                   LLVMBuildStructGEP2(pass->builder, frame->type, frame->alloca, 1, ""));
     for (unsigned i = 0; i < count; i++)
         LLVMBuildStore(pass->builder, LLVMConstNull(ref), slot_address(pass, frame, i));
-    frame->after_push = LLVMGetNextInstruction(LLVMBuildStore(pass->builder, frame->alloca, head));
-
-    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-         block = LLVMGetNextBasicBlock(block)) {
-        LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
-        if (!terminator || LLVMGetInstructionOpcode(terminator) != LLVMRet)
-            continue;
-        LLVMPositionBuilderBefore(pass->builder, terminator);
-        LLVMValueRef next_field =
-            LLVMBuildStructGEP2(pass->builder, frame->type, frame->alloca, 0, "");
-        LLVMBuildStore(pass->builder, LLVMBuildLoad2(pass->builder, ptr, next_field, ""), head);
-    }
+    char *name = xasprintf("corral.setjmp_roots.%s", value_name(function));
+    LLVMValueRef map = build_frame_roots_map(pass, name, count, NULL, 0);
+    free(name);
+    frame->after_push = LLVMGetNextInstruction(build_frame_roots_push(pass, frame->alloca, map));
+    build_frame_roots_pops(pass, function, frame->alloca, 0);
 }
 
 /* value - base in bytes, where value is defined (no safepoint comes

@@ -35,7 +35,6 @@
 #include "pass.h"
 
 #include "corral/abi.h"
-#include "corral/shadow_stack.h"
 
 #include <llvm-c/Target.h>
 
@@ -64,13 +63,14 @@ typedef VEC(stack_slot) slot_list;
 typedef VEC(uint64_t) offset_list;
 typedef VEC(corral_frame_roots_run) run_list;
 
-/* The type a byval parameter (0-based) of function is a copy of; NULL if
- * it is not byval. */
-static LLVMTypeRef byval_type(LLVMValueRef function, unsigned parameter)
+/* The type a byval parameter (0-based) of function is a copy of, when it
+ * holds references; else NULL. */
+static LLVMTypeRef byval_reference_type(LLVMValueRef function, unsigned parameter)
 {
     unsigned kind = LLVMGetEnumAttributeKindForName("byval", 5);
     LLVMAttributeRef byval = LLVMGetEnumAttributeAtIndex(function, parameter + 1, kind);
-    return byval ? LLVMGetTypeAttributeValue(byval) : NULL;
+    LLVMTypeRef type = byval ? LLVMGetTypeAttributeValue(byval) : NULL;
+    return type && type_contains_gc_pointer(type) ? type : NULL;
 }
 
 static unsigned parameter_alignment(LLVMValueRef function, unsigned parameter,
@@ -161,9 +161,10 @@ static void check_slot_type(polls_pass *pass, LLVMValueRef function, LLVMValueRe
                             const char *what)
 {
     LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
+    LLVMValueRef at = LLVMIsAInstruction(slot) ? slot : NULL; /* a parameter: no location */
     uint64_t type_size = LLVMABISizeOfType(layout, type);
     if (type_size > MAX_SLOT_BYTES || (type_size && count > MAX_SLOT_BYTES / type_size)) {
-        pass_error(pass, function, LLVMIsAInstruction(slot) ? slot : NULL,
+        pass_error(pass, function, at,
                    "%s '%%%s' holding references is over %u MiB: the frame that keeps it for "
                    "the collector holds at most that; put it in the heap",
                    what, value_name(slot), MAX_SLOT_BYTES >> 20);
@@ -171,13 +172,13 @@ static void check_slot_type(polls_pass *pass, LLVMValueRef function, LLVMValueRe
     }
     offset_list words = {0};
     if (reference_words(layout, type, 0, &words) != 0)
-        pass_error(pass, function, LLVMIsAInstruction(slot) ? slot : NULL,
+        pass_error(pass, function, at,
                    "%s '%%%s' holds a reference at an offset that is not a multiple of %d "
                    "bytes (a packed struct?) or in a scalable vector: the collector updates "
                    "references only as aligned words",
                    what, value_name(slot), WORD_BYTES);
     else if (alignment > MAX_SLOT_ALIGNMENT)
-        pass_error(pass, function, LLVMIsAInstruction(slot) ? slot : NULL,
+        pass_error(pass, function, at,
                    "%s '%%%s' holds references and is aligned to %u bytes: the frame keeping "
                    "it for the collector is aligned to at most %d; drop the alignment",
                    what, value_name(slot), alignment, MAX_SLOT_ALIGNMENT);
@@ -210,8 +211,8 @@ void check_byval_reference_parameters(polls_pass *pass, LLVMValueRef function)
 {
     LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
     for (unsigned i = 0; i < LLVMCountParams(function); i++) {
-        LLVMTypeRef type = byval_type(function, i);
-        if (!type || !type_contains_gc_pointer(type))
+        LLVMTypeRef type = byval_reference_type(function, i);
+        if (!type)
             continue;
         LLVMValueRef parameter = LLVMGetParam(function, i);
         check_slot_type(pass, function, parameter, type, 1,
@@ -220,6 +221,58 @@ void check_byval_reference_parameters(polls_pass *pass, LLVMValueRef function)
         ptr_table_init(&visited);
         check_slot_uses(pass, function, parameter, parameter, &visited);
         ptr_table_free(&visited);
+    }
+}
+
+/* ---- frame-root chain entries, shared with setjmp.c */
+
+LLVMValueRef build_frame_roots_map(polls_pass *pass, const char *name, unsigned root_count,
+                                   const corral_frame_roots_run *runs, size_t run_count)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(pass->context);
+    LLVMTypeRef run_fields[] = {i32, i32};
+    LLVMTypeRef run_type = LLVMStructTypeInContext(pass->context, run_fields, 2, 0);
+    LLVMValueRef *run_values = xcalloc(run_count + 1, sizeof *run_values);
+    for (size_t i = 0; i < run_count; i++) {
+        LLVMValueRef fields[] = {LLVMConstInt(i32, runs[i].offset, 0),
+                                 LLVMConstInt(i32, runs[i].words, 0)};
+        run_values[i] = LLVMConstStructInContext(pass->context, fields, 2, 0);
+    }
+    LLVMValueRef fields[] = {LLVMConstInt(i32, root_count, 0), LLVMConstInt(i32, run_count, 0),
+                             LLVMConstArray2(run_type, run_values, run_count)};
+    free(run_values);
+    return private_constant(pass, name, LLVMConstStructInContext(pass->context, fields, 3, 0));
+}
+
+LLVMValueRef build_frame_roots_push(polls_pass *pass, LLVMValueRef frame, LLVMValueRef map)
+{
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(pass->context);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+    LLVMValueRef head = thread_local_pointer(pass, CORRAL_ABI_FRAME_ROOTS_HEAD);
+    LLVMBuildStore(pass->builder, LLVMBuildLoad2(pass->builder, ptr, head, "frame_roots_head"),
+                   frame);
+    LLVMValueRef map_offset = LLVMConstInt(LLVMInt64TypeInContext(pass->context), WORD_BYTES, 0);
+    LLVMBuildStore(pass->builder, map,
+                   LLVMBuildInBoundsGEP2(pass->builder, i8, frame, &map_offset, 1, ""));
+    return LLVMBuildStore(pass->builder, frame, head);
+}
+
+void build_frame_roots_pops(polls_pass *pass, LLVMValueRef function, LLVMValueRef frame,
+                            int at_resume)
+{
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+    LLVMValueRef head = thread_local_pointer(pass, CORRAL_ABI_FRAME_ROOTS_HEAD);
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block)) {
+        LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
+        if (!terminator)
+            continue;
+        LLVMOpcode opcode = LLVMGetInstructionOpcode(terminator);
+        if (opcode != LLVMRet && !(at_resume && opcode == LLVMResume))
+            continue;
+        LLVMPositionBuilderBefore(pass->builder, terminator);
+        LLVMBuildStore(pass->builder, LLVMBuildLoad2(pass->builder, ptr, frame, "frame_next"),
+                       head);
     }
 }
 
@@ -240,8 +293,8 @@ static void collect_slots(polls_pass *pass, LLVMValueRef function, slot_list *sl
         VEC_PUSH(*slots, slot);
     }
     for (unsigned i = 0; i < LLVMCountParams(function); i++) {
-        LLVMTypeRef type = byval_type(function, i);
-        if (!type || !type_contains_gc_pointer(type))
+        LLVMTypeRef type = byval_reference_type(function, i);
+        if (!type)
             continue;
         stack_slot slot = {.value = LLVMGetParam(function, i), .type = type,
                            .size = LLVMABISizeOfType(layout, type),
@@ -300,28 +353,6 @@ static void collect_runs(LLVMTargetDataRef layout, const slot_list *slots, run_l
     free(words.items);
 }
 
-/* { i32 0 roots, i32 run_count, [run_count x { i32 offset, i32 words }] } */
-static LLVMValueRef frame_map(polls_pass *pass, LLVMValueRef function, const run_list *runs)
-{
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(pass->context);
-    LLVMTypeRef run_fields[] = {i32, i32};
-    LLVMTypeRef run_type = LLVMStructTypeInContext(pass->context, run_fields, 2, 0);
-    LLVMValueRef *run_values = xcalloc(runs->count + 1, sizeof *run_values);
-    for (size_t i = 0; i < runs->count; i++) {
-        LLVMValueRef fields[] = {LLVMConstInt(i32, runs->items[i].offset, 0),
-                                 LLVMConstInt(i32, runs->items[i].words, 0)};
-        run_values[i] = LLVMConstStructInContext(pass->context, fields, 2, 0);
-    }
-    LLVMValueRef fields[] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, runs->count, 0),
-                             LLVMConstArray2(run_type, run_values, runs->count)};
-    free(run_values);
-    char *name = xasprintf("corral.stack_roots.%s", value_name(function));
-    LLVMValueRef map =
-        private_constant(pass, name, LLVMConstStructInContext(pass->context, fields, 3, 0));
-    free(name);
-    return map;
-}
-
 /* Drops llvm.lifetime markers of an alloca: the frame's slots live as long
  * as the call, and nothing may reuse their memory while the map names it. */
 static void erase_lifetime_markers(LLVMValueRef alloca)
@@ -335,24 +366,6 @@ static void erase_lifetime_markers(LLVMValueRef alloca)
     for (size_t i = 0; i < markers.count; i++)
         LLVMInstructionEraseFromParent(markers.items[i]);
     free(markers.items);
-}
-
-static void pop_before_exits(polls_pass *pass, LLVMValueRef function, LLVMValueRef frame,
-                             LLVMValueRef head)
-{
-    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
-    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-         block = LLVMGetNextBasicBlock(block)) {
-        LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
-        if (!terminator)
-            continue;
-        LLVMOpcode opcode = LLVMGetInstructionOpcode(terminator);
-        if (opcode != LLVMRet && opcode != LLVMResume)
-            continue;
-        LLVMPositionBuilderBefore(pass->builder, terminator);
-        LLVMBuildStore(pass->builder, LLVMBuildLoad2(pass->builder, ptr, frame, "frame_next"),
-                       head);
-    }
 }
 
 void keep_stack_references_in_frames(polls_pass *pass, LLVMValueRef function)
@@ -379,7 +392,6 @@ void keep_stack_references_in_frames(polls_pass *pass, LLVMValueRef function)
 
     LLVMTypeRef i8 = LLVMInt8TypeInContext(pass->context);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);
-    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
     LLVMPositionBuilder(pass->builder, entry, LLVMGetFirstInstruction(entry));
     LLVMValueRef frame =
@@ -397,26 +409,21 @@ void keep_stack_references_in_frames(polls_pass *pass, LLVMValueRef function)
         LLVMValueRef address =
             LLVMBuildInBoundsGEP2(pass->builder, i8, frame, &offset, 1, value_name(slot->value));
         LLVMValueRef size = LLVMConstInt(i64, slot->size, 0);
+        LLVMReplaceAllUsesWith(slot->value, address);
         if (LLVMIsAAllocaInst(slot->value)) {
-            LLVMReplaceAllUsesWith(slot->value, address);
             LLVMInstructionEraseFromParent(slot->value);
             LLVMBuildMemSet(pass->builder, address, LLVMConstInt(i8, 0, 0), size, slot->alignment);
         } else {
-            LLVMReplaceAllUsesWith(slot->value, address);
             LLVMBuildMemCpy(pass->builder, address, slot->alignment, slot->value,
                             slot->alignment, size);
         }
     }
-    LLVMValueRef head = thread_local_pointer(pass, CORRAL_ABI_FRAME_ROOTS_HEAD);
-    LLVMBuildStore(pass->builder, LLVMBuildLoad2(pass->builder, ptr, head, "frame_roots_head"),
-                   frame);
-    LLVMValueRef map_offset = LLVMConstInt(i64, WORD_BYTES, 0);
-    LLVMBuildStore(pass->builder, frame_map(pass, function, &runs),
-                   LLVMBuildInBoundsGEP2(pass->builder, i8, frame, &map_offset, 1, ""));
-    LLVMValueRef push = LLVMBuildStore(pass->builder, frame, head);
+    char *name = xasprintf("corral.stack_roots.%s", value_name(function));
+    LLVMValueRef map = build_frame_roots_map(pass, name, 0, runs.items, runs.count);
+    free(name);
+    LLVMValueRef push = build_frame_roots_push(pass, frame, map);
     ptr_table_put(&pass->entry_code_ends, function, (uintptr_t)push);
-
-    pop_before_exits(pass, function, frame, head);
+    build_frame_roots_pops(pass, function, frame, 1);
     free(runs.items);
     free(slots.items);
 }
