@@ -253,12 +253,20 @@ static void check_statepoint_shape(polls_pass *pass, LLVMValueRef function, LLVM
 {
     LLVMValueRef callee = called_function(call);
     const char *callee_name = callee ? value_name(callee) : "(indirect)";
-    if (LLVMIsACallInst(call) && LLVMGetTailCallKind(call) == LLVMTailCallKindMustTail) {
-        pass_error(pass, function, call,
-                   "musttail call to '%s': the call can reach a safepoint, so it must stay "
-                   "a call the collector can walk (a statepoint), never a tail jump; drop "
-                   "musttail, or mark the callee CORRAL_LEAF if it never collects",
-                   callee_name);
+    if (is_musttail_call(call)) {
+        if (kind == CALL_MANAGED)
+            pass_error(pass, function, call,
+                       "musttail call to varargs function '%s': the pass rewrites managed "
+                       "varargs calls (pins, results, %%al), which a tail jump cannot keep; "
+                       "drop musttail",
+                       callee_name);
+        else
+            pass_error(pass, function, call,
+                       "musttail call to %s function '%s': it can reach a safepoint, and "
+                       "the GC transition around it must run when it returns, so it cannot "
+                       "be a tail jump; drop musttail, or mark the callee CORRAL_LEAF if it "
+                       "never collects",
+                       kind == CALL_SAFEPOINT ? "runtime" : "unmanaged", callee_name);
         return;
     }
     LLVMTypeRef type = LLVMGetCalledFunctionType(call);
@@ -294,7 +302,7 @@ static void check_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef cal
         check_call_arguments(pass, function, call, kind);
     if (kind == CALL_MANAGED || kind == CALL_SAFEPOINT || kind == CALL_UNMANAGED)
         check_statepoint_shape(pass, function, call, kind);
-    if (kind == CALL_MANAGED)
+    if (kind == CALL_MANAGED || kind == CALL_MANAGED_TAIL)
         check_interior_arguments(pass, function, call);
     if (kind == CALL_UNMANAGED && !LLVMIsACallInst(call) && callee &&
         LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee)))

@@ -189,7 +189,7 @@ void classify_functions(polls_pass *pass)
     }
 }
 
-call_kind classify_call(const polls_pass *pass, LLVMValueRef call)
+static call_kind classify_callee(const polls_pass *pass, LLVMValueRef call)
 {
     LLVMValueRef callee = called_function(call);
     if (!callee) {
@@ -215,6 +215,19 @@ call_kind classify_call(const polls_pass *pass, LLVMValueRef call)
     if ((flags & FUNCTION_LEAF) || call_has_string_attribute(call, "gc-leaf-function"))
         return CALL_LEAF;
     return CALL_UNMANAGED;
+}
+
+/* A musttail call of managed code stays a tail jump, not a statepoint: the
+ * callee's frame replaces this one, so nothing of this frame is live after
+ * the jump, and a collection inside the callee walks the callee's frame and
+ * then, through the return address, the caller's statepoint below. */
+call_kind classify_call(const polls_pass *pass, LLVMValueRef call)
+{
+    call_kind kind = classify_callee(pass, call);
+    if (kind == CALL_MANAGED && is_musttail_call(call) &&
+        !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call)))
+        return CALL_MANAGED_TAIL;
+    return kind;
 }
 
 int call_is_statepoint(const polls_pass *pass, LLVMValueRef call)
@@ -247,7 +260,7 @@ void mark_leaf_calls(polls_pass *pass)
                 if (!is_call_site(inst))
                     continue;
                 call_kind kind = classify_call(pass, inst);
-                if (kind == CALL_LEAF || kind == CALL_INLINE_ASM)
+                if (kind == CALL_LEAF || kind == CALL_INLINE_ASM || kind == CALL_MANAGED_TAIL)
                     add_call_string_attribute(inst, "gc-leaf-function", "");
             }
     }

@@ -111,6 +111,21 @@ int is_call_site(LLVMValueRef instruction)
            LLVMIsACallBrInst(instruction);
 }
 
+int is_musttail_call(LLVMValueRef instruction)
+{
+    return LLVMIsACallInst(instruction) &&
+           LLVMGetTailCallKind(instruction) == LLVMTailCallKindMustTail;
+}
+
+LLVMValueRef function_exit_point(LLVMValueRef ret)
+{
+    /* The verifier allows only a bitcast of the result between the two. */
+    LLVMValueRef before = LLVMGetPreviousInstruction(ret);
+    if (before && LLVMIsABitCastInst(before))
+        before = LLVMGetPreviousInstruction(before);
+    return before && is_musttail_call(before) ? before : ret;
+}
+
 LLVMValueRef called_function(LLVMValueRef call)
 {
     LLVMValueRef callee = LLVMGetCalledValue(call);

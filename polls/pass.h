@@ -38,13 +38,14 @@ enum function_flags {
 
 /* What a call site becomes. */
 typedef enum call_kind {
-    CALL_MANAGED,    /* managed callee, or indirect: statepoint */
-    CALL_SAFEPOINT,  /* runtime safepoint call: direct statepoint */
-    CALL_UNMANAGED,  /* external C (or its wrapper): statepoint to the wrapper */
-    CALL_LEAF,       /* gc-leaf function: plain call */
-    CALL_INTRINSIC,  /* LLVM intrinsic: plain call */
-    CALL_INLINE_ASM, /* inline assembly: plain call */
-    CALL_POLL,       /* gc.safepoint_poll, inserted by the pass */
+    CALL_MANAGED,      /* managed callee, or indirect: statepoint */
+    CALL_MANAGED_TAIL, /* musttail call of one: a plain tail jump (classify.c) */
+    CALL_SAFEPOINT,    /* runtime safepoint call: direct statepoint */
+    CALL_UNMANAGED,    /* external C (or its wrapper): statepoint to the wrapper */
+    CALL_LEAF,         /* gc-leaf function: plain call */
+    CALL_INTRINSIC,    /* LLVM intrinsic: plain call */
+    CALL_INLINE_ASM,   /* inline assembly: plain call */
+    CALL_POLL,         /* gc.safepoint_poll, inserted by the pass */
 } call_kind;
 
 typedef VEC(LLVMValueRef) value_list;
@@ -146,6 +147,11 @@ char *block_label(LLVMBasicBlockRef block);
 /* " (file.c:12)" when the instruction has a debug location, else ""; caller frees. */
 char *source_location_suffix(LLVMValueRef instruction);
 int is_call_site(LLVMValueRef instruction); /* call, invoke or callbr */
+int is_musttail_call(LLVMValueRef instruction);
+/* Where code that runs as the function leaves goes for this ret: before the
+ * musttail call that precedes it (its callee's return is this function's,
+ * and nothing may come between them), else before the ret. */
+LLVMValueRef function_exit_point(LLVMValueRef ret);
 /* The called function (through aliases), or NULL for an indirect call. */
 LLVMValueRef called_function(LLVMValueRef call);
 int function_has_string_attribute(LLVMValueRef function, const char *kind);

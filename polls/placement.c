@@ -149,8 +149,9 @@ static unsigned place_entry_poll(polls_pass *pass, LLVMValueRef function)
  * ptrtoint and insertvalue) must be made after the poll, where it is fresh. */
 static LLVMValueRef return_poll_point(const polls_pass *pass, LLVMValueRef ret)
 {
-    LLVMValueRef at = ret;
-    for (LLVMValueRef inst = LLVMGetPreviousInstruction(ret); inst && !LLVMIsAPHINode(inst);
+    /* Before a musttail call: a chain of tail calls never returns otherwise. */
+    LLVMValueRef at = function_exit_point(ret);
+    for (LLVMValueRef inst = LLVMGetPreviousInstruction(at); inst && !LLVMIsAPHINode(inst);
          inst = LLVMGetPreviousInstruction(inst)) {
         if (is_call_site(inst) && call_is_statepoint(pass, inst))
             break;

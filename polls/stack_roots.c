@@ -270,7 +270,9 @@ void build_frame_roots_pops(polls_pass *pass, LLVMValueRef function, LLVMValueRe
         LLVMOpcode opcode = LLVMGetInstructionOpcode(terminator);
         if (opcode != LLVMRet && !(at_resume && opcode == LLVMResume))
             continue;
-        LLVMPositionBuilderBefore(pass->builder, terminator);
+        LLVMPositionBuilderBefore(pass->builder, opcode == LLVMRet ?
+                                                     function_exit_point(terminator) :
+                                                     terminator);
         LLVMBuildStore(pass->builder, LLVMBuildLoad2(pass->builder, ptr, frame, "frame_next"),
                        head);
     }

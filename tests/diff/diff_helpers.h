@@ -133,16 +133,31 @@ static uint64_t diff_asm_add(uint64_t x, uint64_t y)
 #endif
 
 #ifdef DIFF_WITH_MUSTTAIL
-static uint64_t diff_tail_b(uint64_t x, uint64_t y)
+/* Mutual tail calls with references in the arguments (the second on the
+ * stack past the six argument registers), an object made at each level
+ * and garbage at every other: the shape of a tail-calling interpreter. */
+static uint64_t diff_tail_b(uint64_t x, uint64_t y, obj_ref a, uint64_t p, uint64_t q,
+                            uint64_t s, uint64_t t, obj_ref b);
+static __attribute__((noinline)) uint64_t diff_tail_a(uint64_t x, uint64_t y, obj_ref a,
+                                                      uint64_t p, uint64_t q, uint64_t s,
+                                                      uint64_t t, obj_ref b)
+{
+    y = y * 7 + a->v0 + b->v1 + p + q + s + t;
+    if (x == 0)
+        return y;
+    obj_ref fresh = diff_new_obj();
+    fresh->v0 = x;
+    fresh->v1 = y & 0xffff;
+    fresh->r0 = b;
+    __attribute__((musttail)) return diff_tail_b(x >> 1, y, fresh, p, q, s, t, a);
+}
+static __attribute__((noinline)) uint64_t diff_tail_b(uint64_t x, uint64_t y, obj_ref a,
+                                                      uint64_t p, uint64_t q, uint64_t s,
+                                                      uint64_t t, obj_ref b)
 {
     diff_garbage(1);
-    return x * 3 + y;
-}
-static uint64_t diff_tail_a(uint64_t x, uint64_t y)
-{
-    if (x & 1)
-        __attribute__((musttail)) return diff_tail_b(x >> 1, y + 1);
-    return y ^ x;
+    y ^= a->v0 + (a->r0 ? a->r0->v1 : 0);
+    __attribute__((musttail)) return diff_tail_a(x, y + 1, b, q, p, t, s, a);
 }
 #endif
 

@@ -14,7 +14,7 @@ every one but those its KNOWN_BUGS table lists for the level):
   varargs-refs      references passed through a managed varargs call
   vla-overaligned   a VLA and an over-aligned local in one frame
   asm               inline assembly
-  musttail          musttail calls (the pass rejects them)
+  musttail          mutual musttail calls with references in the arguments
   indirect-varargs  a varargs function with a result called through a pointer
                     (the pass rejects it)
   pointer-loop      a loop that steps a derived pointer through an array,
@@ -184,10 +184,13 @@ class Generator:
             self.emit("%s += diff_vla(%s, %s);" % (target, self.expr(env, 1), r.choice(env["refs"])), depth)
             if "setjmp" in self.shapes:
                 self.setjmp_block(env, index, depth, target)
+        elif kind == 10 and "musttail" in self.shapes and ("asm" not in self.shapes or r.randrange(2)):
+            self.emit("%s += diff_tail_a(%s, %s, %s, %s, %s, %s, %s, %s);"
+                      % (target, self.expr(env, 1), self.expr(env, 1), r.choice(env["refs"]),
+                         self.expr(env, 1), self.expr(env, 1), self.expr(env, 1), self.expr(env, 1),
+                         r.choice(env["refs"])), depth)
         elif kind == 10 and "asm" in self.shapes:
             self.emit("%s = diff_asm_add(%s, %d);" % (target, self.expr(env, 1), r.randrange(100)), depth)
-        elif kind == 10 and "musttail" in self.shapes:
-            self.emit("%s += diff_tail_a(%s, %s);" % (target, self.expr(env, 1), self.expr(env, 1)), depth)
         elif kind == 12 and "pointer-loop" in self.shapes and env["words"]:
             self.pointer_loop(env, index, depth, target)
         elif kind == 13 and "derived-select" in self.shapes:

@@ -489,6 +489,33 @@ static void test_rewrites(void)
     free(slots);
     free(ir);
 
+    /* musttail calls of managed code: tail jumps with the poll before them. */
+    ir = opt_ok("", "musttail.ll");
+    char *even = ir_function(ir, "even"), *odd = ir_function(ir, "odd");
+    ok(even && odd && !strstr(ir, "elementtype(i64 (ptr addrspace(1), i64)) @odd") &&
+           !strstr(ir, "elementtype(i64 (ptr addrspace(1), i64)) @even") &&
+           output_matches(even, "%r = musttail call i64 @odd[(]ptr addrspace[(]1[)] %[.a-z0-9]+, "
+                                "i64 %m[)] #[0-9]+\n  ret i64 %r") &&
+           output_matches(odd, "%r = musttail call i64 @even[(]ptr addrspace[(]1[)] %[.a-z0-9]+, "
+                               "i64 %n[)] #[0-9]+\n  ret i64 %r"),
+       "musttail: a call of managed code stays a tail call, not a statepoint");
+    ok(even && odd && appears_before(even, "@corral_poll_slow", "musttail call") &&
+           appears_before(odd, "@corral_poll_slow", "musttail call") &&
+           strstr(odd, "%a.relocated = call coldcc ptr addrspace(1) @llvm.experimental.gc.relocate"),
+       "musttail: the return poll goes before the tail call, whose arguments it relocates");
+    char *dispatch = ir_function(ir, "dispatch"), *framed = ir_function(ir, "framed");
+    ok(dispatch && output_matches(dispatch, "musttail call i64 %handler[(]ptr %handler, ptr "
+                                            "addrspace[(]1[)] %[.a-z0-9]+, i64 %n[)]"),
+       "musttail: an indirect tail call stays one too");
+    ok(framed && appears_before(framed, "store ptr %frame_next, ptr @corral_frame_roots_head",
+                                "musttail call"),
+       "musttail: a frame of stack references leaves the chain before the tail call");
+    free(framed);
+    free(dispatch);
+    free(odd);
+    free(even);
+    free(ir);
+
     /* setjmp: what lives across it is kept in root slots of a frame. */
     ir = opt_ok("", "setjmp_kept.ll");
     char *kept = ir_function(ir, "kept");
@@ -977,7 +1004,8 @@ static void test_bad_ir(void)
         {"bad_setjmp_raw_pointer.ll", "bad_setjmp_raw_pointer.ll: raw: raw pointer '%m', made from a reference, is live across the call to '_setjmp'"},
         {"bad_setjmp_vector.ll", "bad_setjmp_vector.ll: loaded: vector of references '%pair' is live across the call to '_setjmp', which returns again after a longjmp; the pass keeps references there in memory the collector updates, and vectors only when built from known scalars"},
         {"bad_varargs.ll", "bad_varargs.ll: log_value: a managed varargs function that returns a value must be static"},
-        {"bad_musttail.ll", "bad_musttail.ll: tail: musttail call to 'callee': the call can reach a safepoint"},
+        {"bad_musttail.ll", "bad_musttail.ll: tail: musttail call to unmanaged function 'callee': it can reach a safepoint, and the GC transition around it must run when it returns"},
+        {"bad_musttail_varargs.ll", "bad_musttail_varargs.ll: forward: musttail call to varargs function 'callee': the pass rewrites managed varargs calls"},
         {"bad_indirect_varargs.ll", "bad_indirect_varargs.ll: call_through: indirect call of a varargs function that returns a value"},
         {"bad_varargs_invoke.ll", "bad_varargs_invoke.ll: pass_refs: invoke of 'sum' with a reference through \"...\" or a raw pointer into an object among its arguments is not supported"},
         {"bad_varargs_sret_aarch64.ll", "bad_varargs_sret_aarch64.ll: through: call of a varargs function returning a struct in memory (sret), through a pointer: a statepoint cannot pass its result pointer in x8 on AArch64"},
