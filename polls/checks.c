@@ -676,7 +676,11 @@ static int only_accessed(LLVMValueRef address)
             continue;
         if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) != address)
             continue;
-        int derived = LLVMIsAGetElementPtrInst(user) ||
+        /* This thread's instance of a thread-local global is another address of it. */
+        LLVMValueRef callee = is_call_site(user) ? called_function(user) : NULL;
+        int thread_address =
+            callee && strncmp(value_name(callee), "llvm.threadlocal.address", 24) == 0;
+        int derived = LLVMIsAGetElementPtrInst(user) || thread_address ||
                       (LLVMIsAConstantExpr(user) &&
                        (LLVMGetConstOpcode(user) == LLVMGetElementPtr ||
                         LLVMGetConstOpcode(user) == LLVMBitCast ||
@@ -701,15 +705,20 @@ void check_reference_globals(polls_pass *pass)
         if (LLVMIsDeclaration(global) || !type_contains_gc_pointer(LLVMGlobalGetValueType(global)) ||
             !LLVMGetFirstUse(global) || !only_accessed(global))
             continue;
-        const char *text = "global '%s' holds references but its address is never passed to "
-                           "anything, so it is never registered (corral_global_root_add(&%s)): "
+        const char *text = "%sglobal '%s' holds references but its address is never passed "
+                           "to anything, so it is never registered (corral_global_root_add(&%s)): "
                            "the collector would not update it when its objects move%s";
+        int per_thread = LLVMIsThreadLocal(global);
+        const char *kind = per_thread ? "thread-local " : "";
         if (is_static_definition(global))
-            pass_error(pass, NULL, NULL, text, value_name(global), value_name(global),
-                       "; register it once before storing a reference, or keep the "
-                       "reference in a handle");
+            pass_error(pass, NULL, NULL, text, kind, value_name(global), value_name(global),
+                       per_thread ? "; register each thread's instance before storing a "
+                                    "reference there and remove it before the thread exits, "
+                                    "or keep the reference in a handle" :
+                                    "; register it once before storing a reference, or keep "
+                                    "the reference in a handle");
         else
-            pass_warning(pass, NULL, NULL, text, value_name(global), value_name(global),
+            pass_warning(pass, NULL, NULL, text, kind, value_name(global), value_name(global),
                          ", unless C code elsewhere registers it");
     }
 }

@@ -1034,6 +1034,13 @@ static void test_bad_ir(void)
            !strstr(globals.output, "'registered'") && !strstr(globals.output, "'handed_over'"),
        "a global holding references whose address goes nowhere: an error when static, a "
        "warning when external; none once its address is passed to a call");
+    ok(globals.output &&
+           strstr(globals.output, "error: " POLLS_IR_DIR "/bad_unregistered_global.ll: "
+                                  "thread-local global 'per_thread' holds references") &&
+           strstr(globals.output, "register each thread's instance before storing a reference "
+                                  "there and remove it before the thread exits") &&
+           !strstr(globals.output, "'per_thread_registered'"),
+       "a thread-local global holding references: the same, through this thread's address");
     if (globals.output && !strstr(globals.output, "'cache' holds references"))
         diag("output:\n%s", globals.output);
     free(unused);
