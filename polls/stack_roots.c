@@ -31,6 +31,12 @@
  * A slot's words are null until the program stores to them; a word must
  * hold an object reference or null whenever a safepoint may come, as a
  * heap field must: an address inside an object stored there is rejected.
+ *
+ * Untyped stack memory the function stores references into (a char
+ * buffer, an array of integers cast to references) is such a slot too,
+ * every word of it a reference, when every store into it is of a reference,
+ * null or zero (or a memset to zero, a memcpy): anything else is rejected,
+ * as is memory allocated at run time (alloca(), a variable-length array).
  */
 #include "pass.h"
 
@@ -118,6 +124,109 @@ static int reference_words(LLVMTargetDataRef layout, LLVMTypeRef type, uint64_t 
     }
 }
 
+/* ---- untyped stack memory holding references */
+
+/* What the function stores through addresses derived from an alloca. */
+typedef struct slot_stores {
+    LLVMValueRef reference; /* the first store of a reference, or NULL */
+    LLVMValueRef other;     /* the first store of anything but a reference, null or zero */
+} slot_stores;
+
+static int is_zero_fill(LLVMValueRef call)
+{
+    LLVMValueRef callee = called_function(call);
+    const char *name = callee ? value_name(callee) : "";
+    if (strncmp(name, "llvm.memcpy.", 12) == 0 || strncmp(name, "llvm.memmove.", 13) == 0)
+        return 1; /* a copy of another such buffer, or of reference slots */
+    return strncmp(name, "llvm.memset.", 12) == 0 && LLVMIsNull(LLVMGetOperand(call, 1));
+}
+
+static void find_slot_stores(LLVMValueRef address, ptr_table *visited, slot_stores *found);
+
+/* The addresses loaded back from a local that the address was stored in
+ * (noderef *blocks[8]; blocks[i] = alloca(...)): each is the address again. */
+static void find_stores_through_holder(LLVMValueRef holder_address, ptr_table *visited,
+                                       slot_stores *found)
+{
+    if (ptr_table_contains(visited, holder_address))
+        return;
+    ptr_table_put(visited, holder_address, 1);
+    for (LLVMUseRef use = LLVMGetFirstUse(holder_address); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAPHINode(user) ||
+            LLVMIsASelectInst(user))
+            find_stores_through_holder(user, visited, found);
+        else if (LLVMIsALoadInst(user) &&
+                 LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind &&
+                 !type_is_gc_pointer(LLVMTypeOf(user)))
+            find_slot_stores(user, visited, found);
+    }
+}
+
+static void find_slot_stores(LLVMValueRef address, ptr_table *visited, slot_stores *found)
+{
+    if (ptr_table_contains(visited, address))
+        return;
+    ptr_table_put(visited, address, 1);
+    for (LLVMUseRef use = LLVMGetFirstUse(address); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAPHINode(user) ||
+            LLVMIsASelectInst(user)) {
+            find_slot_stores(user, visited, found);
+        } else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == address) {
+            LLVMValueRef holder = strip_address(LLVMGetOperand(user, 1));
+            if (LLVMIsAAllocaInst(holder))
+                find_stores_through_holder(holder, visited, found);
+        } else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == address) {
+            LLVMValueRef stored = LLVMGetOperand(user, 0);
+            if (type_contains_gc_pointer(LLVMTypeOf(stored))) {
+                if (!found->reference)
+                    found->reference = user;
+            } else if (!LLVMIsNull(stored) && !found->other) {
+                found->other = user;
+            }
+        } else if (is_call_site(user) && called_function(user) &&
+                   LLVMGetIntrinsicID(called_function(user)) &&
+                   LLVMGetOperand(user, 0) == address && !is_zero_fill(user) &&
+                   !is_call_to(user, "llvm.lifetime.start.p0") &&
+                   !is_call_to(user, "llvm.lifetime.end.p0") && !found->other) {
+            found->other = user; /* an intrinsic writing something else (a memset of 1s) */
+        }
+    }
+}
+
+/* The first store of a reference into alloca, whose type holds none, or
+ * NULL; *other is the first store of anything else into it. */
+static LLVMValueRef untyped_reference_store(LLVMValueRef alloca, LLVMValueRef *other)
+{
+    slot_stores found = {0};
+    if (!type_contains_gc_pointer(LLVMGetAllocatedType(alloca))) {
+        ptr_table visited;
+        ptr_table_init(&visited);
+        find_slot_stores(alloca, &visited, &found);
+        ptr_table_free(&visited);
+    }
+    *other = found.other;
+    return found.reference;
+}
+
+/* The type the frame keeps an alloca as: its own when it holds references,
+ * words of references when the function stores them into untyped memory,
+ * else NULL. */
+static LLVMTypeRef reference_slot_type(polls_pass *pass, LLVMValueRef alloca, uint64_t *count)
+{
+    LLVMTypeRef type = LLVMGetAllocatedType(alloca);
+    *count = LLVMConstIntGetZExtValue(LLVMGetOperand(alloca, 0));
+    if (type_contains_gc_pointer(type))
+        return type;
+    LLVMValueRef other;
+    if (!untyped_reference_store(alloca, &other))
+        return NULL;
+    LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
+    *count = LLVMABISizeOfType(layout, type) * *count / WORD_BYTES;
+    return LLVMPointerTypeInContext(pass->context, GC_ADDRESS_SPACE);
+}
+
 /* ---- checks, before anything changes */
 
 /* Where the address of a slot goes: each use is checked (visited: phis). */
@@ -185,22 +294,77 @@ static void check_slot_type(polls_pass *pass, LLVMValueRef function, LLVMValueRe
     free(words.items);
 }
 
+/* Untyped stack memory the function stores a reference into: kept as
+ * words of references when nothing else is stored there. */
+static void check_untyped_slot(polls_pass *pass, LLVMValueRef function, LLVMValueRef alloca,
+                               LLVMValueRef reference_store)
+{
+    LLVMValueRef other;
+    untyped_reference_store(alloca, &other);
+    /* clang leaves alloca()'s memory unnamed: the store's line names it. */
+    char *name = *value_name(alloca) ? xasprintf(" '%%%s'", value_name(alloca)) : xstrdup("");
+    char *where = source_location_suffix(reference_store);
+    LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
+    if (other)
+        pass_error(pass, function, other,
+                   "stack memory%s has a reference stored in it%s and something else stored "
+                   "here: the collector would take every word of it for a reference; keep "
+                   "references in an array of their own type",
+                   name, where);
+    else if (is_static_alloca(alloca) &&
+             LLVMABISizeOfType(layout, LLVMGetAllocatedType(alloca)) *
+                     LLVMConstIntGetZExtValue(LLVMGetOperand(alloca, 0)) % WORD_BYTES != 0)
+        pass_error(pass, function, alloca,
+                   "stack memory%s has a reference stored in it%s but its size is not a "
+                   "multiple of %d bytes: the collector takes such memory as words of "
+                   "references; declare it as an array of references",
+                   name, where, WORD_BYTES);
+    free(where);
+    free(name);
+}
+
+/* Memory allocated at run time keeps words of references only: its map
+ * is one run, whatever its length. */
+static void check_dynamic_slot(polls_pass *pass, LLVMValueRef function, LLVMValueRef alloca)
+{
+    LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
+    LLVMTypeRef type = LLVMGetAllocatedType(alloca);
+    offset_list words = {0};
+    int whole_words = reference_words(layout, type, 0, &words) == 0 &&
+                      words.count * WORD_BYTES == LLVMABISizeOfType(layout, type);
+    free(words.items);
+    if (type_contains_gc_pointer(type) && !whole_words)
+        pass_error(pass, function, alloca,
+                   "variable-length array '%%%s' of a type holding references and other data: "
+                   "the collector keeps stack memory allocated at run time only as words of "
+                   "references; keep the references in an array of their own",
+                   value_name(alloca));
+    else if (LLVMGetAlignment(alloca) > MAX_SLOT_ALIGNMENT)
+        pass_error(pass, function, alloca,
+                   "stack memory '%%%s' holds references and is aligned to %u bytes: the "
+                   "collector's entry for it is aligned to at most %d; drop the alignment",
+                   value_name(alloca), LLVMGetAlignment(alloca), MAX_SLOT_ALIGNMENT);
+}
+
 void check_stack_reference_slot(polls_pass *pass, LLVMValueRef function, LLVMValueRef alloca)
 {
-    LLVMTypeRef type = LLVMGetAllocatedType(alloca);
-    if (!type_contains_gc_pointer(type))
-        return;
-    if (!is_static_alloca(alloca)) {
-        pass_error(pass, function, alloca,
-                   "stack memory '%%%s' holding references is allocated at run time (a "
-                   "variable-length array of references): the collector keeps "
-                   "only fixed-size stack slots; use a fixed-size array, or a heap array "
-                   "(CORRAL_REF_ARRAY_TYPE)",
-                   value_name(alloca));
-        return;
+    if (!type_contains_gc_pointer(LLVMGetAllocatedType(alloca))) {
+        LLVMValueRef other, reference_store = untyped_reference_store(alloca, &other);
+        if (!reference_store)
+            return;
+        size_t errors = pass->error_count;
+        check_untyped_slot(pass, function, alloca, reference_store);
+        if (pass->error_count != errors)
+            return;
     }
-    uint64_t count = LLVMConstIntGetZExtValue(LLVMGetOperand(alloca, 0));
-    check_slot_type(pass, function, alloca, type, count, LLVMGetAlignment(alloca), "stack slot");
+    if (is_static_alloca(alloca)) {
+        uint64_t count;
+        LLVMTypeRef type = reference_slot_type(pass, alloca, &count);
+        check_slot_type(pass, function, alloca, type, count, LLVMGetAlignment(alloca),
+                        "stack slot");
+    } else {
+        check_dynamic_slot(pass, function, alloca);
+    }
     ptr_table visited;
     ptr_table_init(&visited);
     check_slot_uses(pass, function, alloca, alloca, &visited);
@@ -280,15 +444,32 @@ void build_frame_roots_pops(polls_pass *pass, LLVMValueRef function, LLVMValueRe
 
 /* ---- the frame */
 
+/* Allocas holding references whose memory is allocated at run time. */
+static void collect_dynamic_slots(LLVMValueRef function, value_list *dynamic)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            LLVMValueRef other;
+            if (LLVMIsAAllocaInst(inst) && !is_static_alloca(inst) &&
+                (type_contains_gc_pointer(LLVMGetAllocatedType(inst)) ||
+                 untyped_reference_store(inst, &other)))
+                VEC_PUSH(*dynamic, inst);
+        }
+}
+
 static void collect_slots(polls_pass *pass, LLVMValueRef function, slot_list *slots)
 {
     LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
     for (LLVMValueRef inst = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(function)); inst;
          inst = LLVMGetNextInstruction(inst)) {
-        if (!LLVMIsAAllocaInst(inst) || !type_contains_gc_pointer(LLVMGetAllocatedType(inst)))
+        if (!LLVMIsAAllocaInst(inst) || !is_static_alloca(inst))
             continue;
-        LLVMTypeRef type = LLVMGetAllocatedType(inst);
-        uint64_t count = LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 0));
+        uint64_t count;
+        LLVMTypeRef type = reference_slot_type(pass, inst, &count);
+        if (!type)
+            continue;
         stack_slot slot = {.value = inst, .type = type,
                            .size = LLVMABISizeOfType(layout, type) * count,
                            .alignment = LLVMGetAlignment(inst)};
@@ -370,11 +551,113 @@ static void erase_lifetime_markers(LLVMValueRef alloca)
     free(markers.items);
 }
 
+/* ---- stack memory allocated at run time
+ *
+ * Each alloca of references with a run-time length (a variable-length
+ * array, alloca()) becomes an entry of its own, pushed where it is
+ * allocated, its map inline since only then is the length known:
+ *
+ *   %mem = alloca i8, i64 (32 + size)      ; { next, map, map: {0, 1}, run: {32, words} }
+ *   mem.next = head; mem.map = mem + 16; the map; memset(mem + 32, 0, size); head = mem
+ *   ... the alloca's uses read mem + 32
+ *
+ * The chain is cut back with the memory: before each llvm.stackrestore,
+ * to the head loaded right after its llvm.stacksave; at the function's
+ * exits, by the pop of its frame (a function with such memory has one, if
+ * empty), which pushed before all of them.
+ */
+#define DYNAMIC_HEADER_BYTES 32
+
+/* Where a dynamic slot's code goes: after it, and after the frame's push
+ * when it is among the entry block's leading allocas. */
+static LLVMValueRef dynamic_slot_code_point(LLVMValueRef alloca, LLVMValueRef push)
+{
+    if (LLVMGetInstructionParent(alloca) == LLVMGetInstructionParent(push))
+        for (LLVMValueRef inst = alloca; inst; inst = LLVMGetNextInstruction(inst))
+            if (inst == push)
+                return LLVMGetNextInstruction(push);
+    return LLVMGetNextInstruction(alloca);
+}
+
+static LLVMValueRef byte_at(polls_pass *pass, LLVMValueRef base, uint64_t offset)
+{
+    LLVMValueRef index = LLVMConstInt(LLVMInt64TypeInContext(pass->context), offset, 0);
+    return LLVMBuildInBoundsGEP2(pass->builder, LLVMInt8TypeInContext(pass->context), base,
+                                 &index, 1, "");
+}
+
+static void keep_dynamic_slot(polls_pass *pass, LLVMValueRef alloca, LLVMValueRef push)
+{
+    LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(pass->context);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(pass->context);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+    LLVMBuilderRef b = pass->builder;
+    erase_lifetime_markers(alloca);
+    LLVMPositionBuilderBefore(b, dynamic_slot_code_point(alloca, push));
+    uint64_t element_size = LLVMABISizeOfType(layout, LLVMGetAllocatedType(alloca));
+    LLVMValueRef count = LLVMBuildZExtOrBitCast(b, LLVMGetOperand(alloca, 0), i64, "");
+    LLVMValueRef size = LLVMBuildMul(b, count, LLVMConstInt(i64, element_size, 0), "");
+    LLVMValueRef total = LLVMBuildAdd(b, size, LLVMConstInt(i64, DYNAMIC_HEADER_BYTES, 0), "");
+    LLVMValueRef memory = LLVMBuildArrayAlloca(b, i8, total, "dynamic_roots");
+    LLVMSetAlignment(memory, MAX_SLOT_ALIGNMENT);
+    LLVMValueRef head = thread_local_pointer(pass, CORRAL_ABI_FRAME_ROOTS_HEAD);
+    LLVMValueRef words = LLVMBuildUDiv(b, size, LLVMConstInt(i64, WORD_BYTES, 0), "");
+    LLVMBuildStore(b, LLVMBuildLoad2(b, ptr, head, "frame_roots_head"), memory);
+    LLVMBuildStore(b, byte_at(pass, memory, 16), byte_at(pass, memory, 8));     /* map */
+    LLVMBuildStore(b, LLVMConstInt(i32, 0, 0), byte_at(pass, memory, 16));      /* root_count */
+    LLVMBuildStore(b, LLVMConstInt(i32, 1, 0), byte_at(pass, memory, 20));      /* run_count */
+    LLVMBuildStore(b, LLVMConstInt(i32, DYNAMIC_HEADER_BYTES, 0), byte_at(pass, memory, 24));
+    LLVMBuildStore(b, LLVMBuildTrunc(b, words, i32, ""), byte_at(pass, memory, 28));
+    LLVMValueRef data = byte_at(pass, memory, DYNAMIC_HEADER_BYTES);
+    LLVMBuildMemSet(b, data, LLVMConstInt(i8, 0, 0), size, MAX_SLOT_ALIGNMENT);
+    LLVMBuildStore(b, memory, head);
+    LLVMReplaceAllUsesWith(alloca, data);
+    LLVMSetValueName2(data, value_name(alloca), strlen(value_name(alloca)));
+    LLVMInstructionEraseFromParent(alloca);
+}
+
+/* Before each stackrestore: the head as it was at its stacksave. */
+static void cut_chain_at_stack_restores(polls_pass *pass, LLVMValueRef function)
+{
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+    LLVMValueRef head = thread_local_pointer(pass, CORRAL_ABI_FRAME_ROOTS_HEAD);
+    ptr_table saved_heads;
+    ptr_table_init(&saved_heads);
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (!is_call_to(inst, "llvm.stackrestore.p0"))
+                continue;
+            LLVMValueRef save = LLVMGetOperand(inst, 0);
+            if (!LLVMIsAInstruction(save) || !is_call_to(save, "llvm.stacksave.p0")) {
+                pass_error(pass, function, inst,
+                           "llvm.stackrestore of a value that is not an llvm.stacksave call, "
+                           "in a function keeping references in stack memory allocated at run "
+                           "time: the pass cannot tell which of its entries the restore frees");
+                continue;
+            }
+            uintptr_t saved;
+            if (!ptr_table_get(&saved_heads, save, &saved)) {
+                LLVMPositionBuilderBefore(pass->builder, LLVMGetNextInstruction(save));
+                saved = (uintptr_t)LLVMBuildLoad2(pass->builder, ptr, head, "saved_roots_head");
+                ptr_table_put(&saved_heads, save, saved);
+            }
+            LLVMPositionBuilderBefore(pass->builder, inst);
+            LLVMBuildStore(pass->builder, (LLVMValueRef)saved, head);
+        }
+    ptr_table_free(&saved_heads);
+}
+
 void keep_stack_references_in_frames(polls_pass *pass, LLVMValueRef function)
 {
     slot_list slots = {0};
+    value_list dynamic = {0};
     collect_slots(pass, function, &slots);
-    if (slots.count == 0)
+    collect_dynamic_slots(function, &dynamic);
+    if (slots.count == 0 && dynamic.count == 0)
         return;
     LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
     unsigned frame_alignment;
@@ -387,6 +670,7 @@ void keep_stack_references_in_frames(polls_pass *pass, LLVMValueRef function)
                    "more than the collector's %u per frame; keep large arrays of structs with "
                    "references in the heap",
                    runs.count, MAX_RUNS);
+        free(dynamic.items);
         free(runs.items);
         free(slots.items);
         return;
@@ -426,6 +710,11 @@ void keep_stack_references_in_frames(polls_pass *pass, LLVMValueRef function)
     LLVMValueRef push = build_frame_roots_push(pass, frame, map);
     ptr_table_put(&pass->entry_code_ends, function, (uintptr_t)push);
     build_frame_roots_pops(pass, function, frame, 1);
+    for (size_t i = 0; i < dynamic.count; i++)
+        keep_dynamic_slot(pass, dynamic.items[i], push);
+    if (dynamic.count)
+        cut_chain_at_stack_restores(pass, function);
+    free(dynamic.items);
     free(runs.items);
     free(slots.items);
 }

@@ -48,14 +48,18 @@ extern __thread corral_shadow_stack_entry *corral_shadow_stack_head;
  * that keep references in their own stack memory, where no stackmap can
  * describe them (polls/setjmp.c: references live across a setjmp call;
  * polls/stack_roots.c: address-taken reference locals, stack arrays and
- * structs of references, byval struct arguments; docs/managed-c.md rules 1
- * and 6). Kept apart from the gcroot chain because their code has write
- * barriers: a minor collection may run with them. Its entries' maps are
- * corral_frame_roots_map, not LLVM's. Writer and reader as above;
- * corral_setjmp_returned also resets it after a longjmp.
+ * structs of references, byval struct arguments, and, each an entry of its
+ * own, stack memory of references allocated at run time; docs/managed-c.md
+ * rules 1 and 6). Kept apart from the gcroot chain because their code has
+ * write barriers: a minor collection may run with them. Its entries' maps
+ * are corral_frame_roots_map, not LLVM's: constant, or (run-time memory)
+ * inline in the entry, written before its push. Writer and reader as above;
+ * corral_setjmp_returned also resets it after a longjmp, and the pass's code
+ * before each llvm.stackrestore that frees run-time entries.
  *
  *   entry { next, map, roots[map->root_count], ... memory at run offsets }
  *   map   { root_count, run_count, runs[run_count] { offset, words } }
+ *   run-time memory: { next, map = &inline, inline { 0, 1, { 32, words } }, words... }
  */
 extern __thread corral_shadow_stack_entry *corral_frame_roots_head;
 

@@ -69,8 +69,9 @@ every one but those its KNOWN_BUGS table lists for the level):
   stack-slots       references in stack memory: a stack array of references
                     filled by a helper through out-parameters and walked by
                     pointer, a struct of three references (in memory: sret
-                    and byval on x86-64) made and summed by helpers, and a
-                    struct mixing integers and a reference, each read after
+                    and byval on x86-64) made and summed by helpers, a
+                    struct mixing integers and a reference, and in half a
+                    variable-length array of references, each read after
                     something that may collect
 """
 import argparse
@@ -496,7 +497,8 @@ class Generator:
     def stack_slots(self, env, index, depth, target):
         """References in stack memory the pass keeps in a frame the collector
         updates: an array written through out-parameters, a struct of three
-        references in memory, a struct of integers and a reference. Half the
+        references in memory, a struct of integers and a reference, and in
+        half of them a variable-length array of references. Half the
         helpers are called through pointers, which keeps the memory at -O2."""
         r = self.r
 
@@ -513,7 +515,16 @@ class Generator:
             helper("diff_ref_triple_make"), r.choice(env["refs"]), self.expr(env, 1)), depth + 1)
         self.emit("diff_tagged tagged = {%s, slots[%d], %s};" % (
             self.expr(env, 1), r.randrange(length), self.expr(env, 1)), depth + 1)
+        variable = r.randrange(2)
+        if variable:  # a variable-length array of references
+            self.emit("uint64_t vlen = (%s) %% 5 + 1;" % self.expr(env, 1), depth + 1)
+            self.emit("obj_ref vla[vlen];", depth + 1)
+            self.emit("for (uint64_t i = 0; i < vlen; i++)", depth + 1)
+            self.emit("%s(&vla[i], %s + i);" % (helper("diff_make_into"), self.expr(env, 1)), depth + 2)
         self.emit(self.safepoint(env, index), depth + 1)
+        if variable:
+            self.emit("for (uint64_t i = 0; i < vlen; i++)", depth + 1)
+            self.emit("%s = diff_mix(%s, vla[i]->v%d);" % (target, target, r.randrange(3)), depth + 2)
         self.emit("%s += %s(triple) + %s(tagged);" % (
             target, helper("diff_ref_triple_sum"), helper("diff_tagged_sum")), depth + 1)
         self.emit("for (obj_ref *p = slots; p < slots + %d; p++)" % length, depth + 1)

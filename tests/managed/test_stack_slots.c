@@ -2,11 +2,14 @@
  * stack array walked by pointer, structs of three references returned and
  * passed by value (sret and byval on x86-64), a struct mixing integers and
  * references, an array of structs, a copy of a heap object, recursion with
- * a frame per level, and setjmp/longjmp past frames that keep such slots.
+ * a frame per level, setjmp/longjmp past frames that keep such slots,
+ * variable-length arrays and alloca() of references (in loops, and one per
+ * level of a recursion) and a char buffer holding references.
  * Every callee allocates between the stores and the loads, so under
  * CORRAL_GC_STRESS=alloc:1,move-all,poison every object has moved and its
  * old copy is poisoned before each read. Until 2026-11-28 the pass refused
- * all of these ("stack slot ... holds a reference"). Built with corralc at
+ * the typed ones ("stack slot ... holds a reference") and the variable-length
+ * arrays, and let the untyped ones through unseen. Built with corralc at
  * -O0..-O3. */
 #include <corral.h>
 #include <pthread.h>
@@ -122,6 +125,81 @@ static __attribute__((noinline)) long after_longjmp(void)
     return wrong;
 }
 
+/* ---- stack memory allocated at run time, and untyped stack memory */
+
+static volatile int opaque_length = 6; /* lengths the optimiser cannot fold */
+
+/* A variable-length array of references per round, each round's memory
+ * freed by the loop's stackrestore; reversed by a callee. */
+static __attribute__((noinline)) long variable_length_arrays(int rounds)
+{
+    long wrong = 0;
+    for (int round = 0; round < rounds; round++) {
+        int length = opaque_length + round % 3;
+        noderef nodes[length];
+        for (int i = 0; i < length; i++)
+            nodes[i] = new_node(round * 100 + i);
+        reverse(nodes, length);
+        for (int i = 0; i < length; i++) {
+            churn();
+            wrong += nodes[i]->value != round * 100 + length - 1 - i;
+        }
+    }
+    return wrong;
+}
+
+/* alloca() in a loop: every block stays until the function returns, so
+ * all of them are entries of the chain at once. */
+static __attribute__((noinline)) long allocas_in_a_loop(int blocks)
+{
+    noderef *block[8];
+    for (int b = 0; b < blocks && b < 8; b++) {
+        int length = opaque_length + b;
+        block[b] = __builtin_alloca((size_t)length * sizeof(noderef));
+        for (int i = 0; i < length; i++) {
+            block[b][i] = new_node(b * 1000 + i);
+            churn();
+        }
+    }
+    long wrong = 0;
+    for (int b = 0; b < blocks && b < 8; b++)
+        for (int i = 0; i < opaque_length + b; i++) {
+            churn();
+            wrong += block[b][i]->value != b * 1000 + i;
+        }
+    return wrong;
+}
+
+/* A char buffer holding references, as an argument vector is often built. */
+static __attribute__((noinline)) long untyped_buffer(void)
+{
+    _Alignas(noderef) char buffer[5 * sizeof(noderef)];
+    noderef *arguments = (noderef *)(void *)buffer;
+    for (int i = 0; i < 5; i++)
+        arguments[i] = new_node(70 + i);
+    reverse(arguments, 5);
+    long wrong = 0;
+    for (int i = 0; i < 5; i++) {
+        churn();
+        wrong += arguments[i]->value != 74 - i;
+    }
+    return wrong;
+}
+
+/* Recursion with a variable-length array and a fixed one per level. */
+static __attribute__((noinline)) long nest_variable(int depth)
+{
+    noderef fixed[2] = {new_node(depth), new_node(-depth)};
+    noderef varying[opaque_length];
+    for (int i = 0; i < opaque_length; i++)
+        varying[i] = new_node(depth * 10 + i);
+    long below = depth > 0 ? nest_variable(depth - 1) : 0;
+    long wrong = fixed[0]->value != depth || fixed[1]->value != -depth;
+    for (int i = 0; i < opaque_length; i++)
+        wrong += varying[i]->value != depth * 10 + i;
+    return below + wrong;
+}
+
 /* The checks; returns how many failed (reported through TAP when report). */
 static int run_checks(bool report)
 {
@@ -195,6 +273,23 @@ static int run_checks(bool report)
     failed += jumped != 0;
     if (report)
         is_int(jumped, 0, "longjmp past frames keeping slots: the array at the setjmp is kept");
+
+    long variable = variable_length_arrays(12);
+    failed += variable != 0;
+    if (report)
+        is_int(variable, 0, "a variable-length array of references per loop round");
+    long blocks = allocas_in_a_loop(5);
+    failed += blocks != 0;
+    if (report)
+        is_int(blocks, 0, "5 alloca() blocks of references, all live until the return");
+    long untyped = untyped_buffer();
+    failed += untyped != 0;
+    if (report)
+        is_int(untyped, 0, "a char buffer holding references");
+    long nested_variable = nest_variable(30);
+    failed += nested_variable != 0;
+    if (report)
+        is_int(nested_variable, 0, "30 levels of recursion, each keeping a variable-length array");
     return failed;
 }
 

@@ -489,6 +489,33 @@ static void test_rewrites(void)
     free(slots);
     free(ir);
 
+    /* Stack memory of references allocated at run time, and untyped memory. */
+    ir = opt_ok("", "stack_roots_dynamic.ll");
+    char *rounds = ir_function(ir, "rounds"), *untyped = ir_function(ir, "untyped");
+    ok(rounds && output_matches(rounds, "%dynamic_roots = alloca i8, i64 %[0-9]+, align 16") &&
+           appears_before(rounds, "store i32 32, ptr", "@llvm.memset.p0.i64(ptr align 16 %vla") &&
+           appears_before(rounds, "@llvm.memset.p0.i64(ptr align 16 %vla",
+                          "store ptr %dynamic_roots, ptr @corral_frame_roots_head") &&
+           appears_before(rounds, "store ptr %dynamic_roots, ptr @corral_frame_roots_head",
+                          "@fill, i32 1, i32 0, ptr %vla"),
+       "run-time stack memory: an entry of its own with its map inline, null, pushed before "
+       "its first use");
+    ok(rounds && appears_before(rounds, "%saved = call ptr @llvm.stacksave.p0()",
+                                "%saved_roots_head = load ptr, ptr @corral_frame_roots_head") &&
+           appears_before(rounds, "store ptr %saved_roots_head, ptr @corral_frame_roots_head",
+                          "call void @llvm.stackrestore.p0(ptr %saved)") &&
+           strstr(rounds, "store ptr %frame_next, ptr @corral_frame_roots_head"),
+       "run-time stack memory: each stackrestore cuts the chain back to its stacksave's head, "
+       "the function's (empty) frame at its return");
+    ok(untyped && strstr(ir, "@corral.stack_roots.untyped = private constant { i32, i32, [1 x "
+                             "{ i32, i32 }] } { i32 0, i32 1, [1 x { i32, i32 }] [{ i32, i32 } "
+                             "{ i32 16, i32 4 }] }") &&
+           !strstr(untyped, "%buffer = alloca"),
+       "untyped stack memory holding only references: kept in the frame as words of them");
+    free(untyped);
+    free(rounds);
+    free(ir);
+
     /* musttail calls of managed code: tail jumps with the poll before them. */
     ir = opt_ok("", "musttail.ll");
     char *even = ir_function(ir, "even"), *odd = ir_function(ir, "odd");
@@ -982,7 +1009,8 @@ static void test_bad_ir(void)
     static const bad_case cases[] = {
         {"bad_alloca.ll", "bad_alloca.ll: escapes: the address of stack slot '%slot', which holds references, is passed to unmanaged function 'use_slot'"},
         {"bad_array_alloca.ll", "bad_array_alloca.ll: stack_array: the address of stack slot '%array', which holds references, is passed to unmanaged function 'use_array'"},
-        {"bad_vla_references.ll", "bad_vla_references.ll: vla: stack memory '%array' holding references is allocated at run time"},
+        {"bad_vla_references.ll", "bad_vla_references.ll: vla: variable-length array '%array' of a type holding references and other data"},
+        {"bad_untyped_mixed.ll", "bad_untyped_mixed.ll: mixed: stack memory '%buffer' has a reference stored in it and something else stored here"},
         {"bad_huge_stack_slot.ll", "bad_huge_stack_slot.ll: huge: stack slot '%array' holding references is over 64 MiB"},
         {"bad_interior_in_slot.ll", "bad_interior_in_slot.ll: cursor: an address inside an object ('field') is stored in stack slot '%slot'"},
         {"bad_callback_reference.ll", "bad_callback_reference.ll: hook: managed function 'visit', passed to unmanaged function 'register_hook' (which may call it), takes or returns references, which C cannot hold"},
