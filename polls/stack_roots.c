@@ -124,6 +124,26 @@ static int reference_words(LLVMTargetDataRef layout, LLVMTypeRef type, uint64_t 
     }
 }
 
+/* Calls visit for each use of address, and of the addresses derived from
+ * it (GEPs, casts, phis, selects), each address once (visited). */
+typedef void (*address_use_visitor)(LLVMValueRef user, LLVMValueRef address, void *context);
+
+static void for_each_address_use(LLVMValueRef address, ptr_table *visited,
+                                 address_use_visitor visit, void *context)
+{
+    if (ptr_table_contains(visited, address))
+        return;
+    ptr_table_put(visited, address, 1);
+    for (LLVMUseRef use = LLVMGetFirstUse(address); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAPHINode(user) ||
+            LLVMIsASelectInst(user))
+            for_each_address_use(user, visited, visit, context);
+        else
+            visit(user, address, context);
+    }
+}
+
 /* ---- untyped stack memory holding references */
 
 /* What the function stores through addresses derived from an alloca. */
@@ -132,7 +152,7 @@ typedef struct slot_stores {
     LLVMValueRef other;     /* the first store of anything but a reference, null or zero */
 } slot_stores;
 
-static int is_zero_fill(LLVMValueRef call)
+static int zeroes_or_copies(LLVMValueRef call)
 {
     LLVMValueRef callee = called_function(call);
     const char *name = callee ? value_name(callee) : "";
@@ -141,57 +161,45 @@ static int is_zero_fill(LLVMValueRef call)
     return strncmp(name, "llvm.memset.", 12) == 0 && LLVMIsNull(LLVMGetOperand(call, 1));
 }
 
-static void find_slot_stores(LLVMValueRef address, ptr_table *visited, slot_stores *found);
+typedef struct store_search {
+    ptr_table visited;
+    slot_stores found;
+} store_search;
+
+static void visit_slot_use(LLVMValueRef user, LLVMValueRef address, void *context);
 
 /* The addresses loaded back from a local that the address was stored in
  * (noderef *blocks[8]; blocks[i] = alloca(...)): each is the address again. */
-static void find_stores_through_holder(LLVMValueRef holder_address, ptr_table *visited,
-                                       slot_stores *found)
+static void visit_holder_use(LLVMValueRef user, LLVMValueRef holder_address, void *context)
 {
-    if (ptr_table_contains(visited, holder_address))
-        return;
-    ptr_table_put(visited, holder_address, 1);
-    for (LLVMUseRef use = LLVMGetFirstUse(holder_address); use; use = LLVMGetNextUse(use)) {
-        LLVMValueRef user = LLVMGetUser(use);
-        if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAPHINode(user) ||
-            LLVMIsASelectInst(user))
-            find_stores_through_holder(user, visited, found);
-        else if (LLVMIsALoadInst(user) &&
-                 LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind &&
-                 !type_is_gc_pointer(LLVMTypeOf(user)))
-            find_slot_stores(user, visited, found);
-    }
+    (void)holder_address;
+    store_search *search = context;
+    if (LLVMIsALoadInst(user) && LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMPointerTypeKind &&
+        !type_is_gc_pointer(LLVMTypeOf(user)))
+        for_each_address_use(user, &search->visited, visit_slot_use, search);
 }
 
-static void find_slot_stores(LLVMValueRef address, ptr_table *visited, slot_stores *found)
+static void visit_slot_use(LLVMValueRef user, LLVMValueRef address, void *context)
 {
-    if (ptr_table_contains(visited, address))
-        return;
-    ptr_table_put(visited, address, 1);
-    for (LLVMUseRef use = LLVMGetFirstUse(address); use; use = LLVMGetNextUse(use)) {
-        LLVMValueRef user = LLVMGetUser(use);
-        if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAPHINode(user) ||
-            LLVMIsASelectInst(user)) {
-            find_slot_stores(user, visited, found);
-        } else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == address) {
-            LLVMValueRef holder = strip_address(LLVMGetOperand(user, 1));
-            if (LLVMIsAAllocaInst(holder))
-                find_stores_through_holder(holder, visited, found);
-        } else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == address) {
-            LLVMValueRef stored = LLVMGetOperand(user, 0);
-            if (type_contains_gc_pointer(LLVMTypeOf(stored))) {
-                if (!found->reference)
-                    found->reference = user;
-            } else if (!LLVMIsNull(stored) && !found->other) {
-                found->other = user;
-            }
-        } else if (is_call_site(user) && called_function(user) &&
-                   LLVMGetIntrinsicID(called_function(user)) &&
-                   LLVMGetOperand(user, 0) == address && !is_zero_fill(user) &&
-                   !is_call_to(user, "llvm.lifetime.start.p0") &&
-                   !is_call_to(user, "llvm.lifetime.end.p0") && !found->other) {
-            found->other = user; /* an intrinsic writing something else (a memset of 1s) */
+    store_search *search = context;
+    slot_stores *found = &search->found;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == address) {
+        LLVMValueRef holder = strip_address(LLVMGetOperand(user, 1));
+        if (LLVMIsAAllocaInst(holder))
+            for_each_address_use(holder, &search->visited, visit_holder_use, search);
+    } else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == address) {
+        LLVMValueRef stored = LLVMGetOperand(user, 0);
+        if (type_contains_gc_pointer(LLVMTypeOf(stored))) {
+            if (!found->reference)
+                found->reference = user;
+        } else if (!LLVMIsNull(stored) && !found->other) {
+            found->other = user;
         }
+    } else if (is_call_site(user) && called_function(user) &&
+               LLVMGetIntrinsicID(called_function(user)) && LLVMGetOperand(user, 0) == address &&
+               !zeroes_or_copies(user) && !is_call_to(user, "llvm.lifetime.start.p0") &&
+               !is_call_to(user, "llvm.lifetime.end.p0") && !found->other) {
+        found->other = user; /* an intrinsic writing something else (a memset of 1s) */
     }
 }
 
@@ -199,15 +207,14 @@ static void find_slot_stores(LLVMValueRef address, ptr_table *visited, slot_stor
  * NULL; *other is the first store of anything else into it. */
 static LLVMValueRef untyped_reference_store(LLVMValueRef alloca, LLVMValueRef *other)
 {
-    slot_stores found = {0};
+    store_search search = {0};
     if (!type_contains_gc_pointer(LLVMGetAllocatedType(alloca))) {
-        ptr_table visited;
-        ptr_table_init(&visited);
-        find_slot_stores(alloca, &visited, &found);
-        ptr_table_free(&visited);
+        ptr_table_init(&search.visited);
+        for_each_address_use(alloca, &search.visited, visit_slot_use, &search);
+        ptr_table_free(&search.visited);
     }
-    *other = found.other;
-    return found.reference;
+    *other = search.found.other;
+    return search.found.reference;
 }
 
 /* The type the frame keeps an alloca as: its own when it holds references,
@@ -229,38 +236,43 @@ static LLVMTypeRef reference_slot_type(polls_pass *pass, LLVMValueRef alloca, ui
 
 /* ---- checks, before anything changes */
 
-/* Where the address of a slot goes: each use is checked (visited: phis). */
-static void check_slot_uses(polls_pass *pass, LLVMValueRef function, LLVMValueRef slot,
-                            LLVMValueRef address, ptr_table *visited)
+/* Where the address of a slot goes: each use is checked. */
+typedef struct slot_check {
+    polls_pass *pass;
+    LLVMValueRef function, slot;
+} slot_check;
+
+static void check_slot_use(LLVMValueRef user, LLVMValueRef address, void *context)
 {
-    if (ptr_table_contains(visited, address))
-        return;
-    ptr_table_put(visited, address, 1);
-    for (LLVMUseRef use = LLVMGetFirstUse(address); use; use = LLVMGetNextUse(use)) {
-        LLVMValueRef user = LLVMGetUser(use);
-        if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAPHINode(user) ||
-            LLVMIsASelectInst(user)) {
-            check_slot_uses(pass, function, slot, user, visited);
-        } else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == address) {
-            LLVMValueRef stored = LLVMGetOperand(user, 0);
-            if (type_contains_gc_pointer(LLVMTypeOf(stored)) &&
-                is_interior_reference(pass, stored))
-                pass_error(pass, function, user,
-                           "an address inside an object ('%s') is stored in stack slot '%%%s': "
-                           "stack memory, like a heap field, holds only references to objects "
-                           "(the collector updates each word as one); keep the object and an "
-                           "index, or the address in a plain local",
-                           value_name(stored), value_name(slot));
-        } else if (is_call_site(user) && classify_call(pass, user) == CALL_UNMANAGED) {
-            LLVMValueRef callee = called_function(user);
-            pass_error(pass, function, user,
-                       "the address of stack slot '%%%s', which holds references, is passed "
-                       "to unmanaged function '%s': unmanaged C must not see references (a "
-                       "collection may move them while it runs); pass handles, or declare "
-                       "the function CORRAL_LEAF if it never blocks",
-                       value_name(slot), callee ? value_name(callee) : "(indirect)");
-        }
+    const slot_check *check = context;
+    polls_pass *pass = check->pass;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == address) {
+        LLVMValueRef stored = LLVMGetOperand(user, 0);
+        if (type_contains_gc_pointer(LLVMTypeOf(stored)) && is_interior_reference(pass, stored))
+            pass_error(pass, check->function, user,
+                       "an address inside an object ('%s') is stored in stack slot '%%%s': "
+                       "stack memory, like a heap field, holds only references to objects "
+                       "(the collector updates each word as one); keep the object and an "
+                       "index, or the address in a plain local",
+                       value_name(stored), value_name(check->slot));
+    } else if (is_call_site(user) && classify_call(pass, user) == CALL_UNMANAGED) {
+        LLVMValueRef callee = called_function(user);
+        pass_error(pass, check->function, user,
+                   "the address of stack slot '%%%s', which holds references, is passed "
+                   "to unmanaged function '%s': unmanaged C must not see references (a "
+                   "collection may move them while it runs); pass handles, or declare "
+                   "the function CORRAL_LEAF if it never blocks",
+                   value_name(check->slot), callee ? value_name(callee) : "(indirect)");
     }
+}
+
+static void check_slot_uses(polls_pass *pass, LLVMValueRef function, LLVMValueRef slot)
+{
+    slot_check check = {pass, function, slot};
+    ptr_table visited;
+    ptr_table_init(&visited);
+    for_each_address_use(slot, &visited, check_slot_use, &check);
+    ptr_table_free(&visited);
 }
 
 /* A slot of count values of type: not too large, its references aligned
@@ -365,10 +377,7 @@ void check_stack_reference_slot(polls_pass *pass, LLVMValueRef function, LLVMVal
     } else {
         check_dynamic_slot(pass, function, alloca);
     }
-    ptr_table visited;
-    ptr_table_init(&visited);
-    check_slot_uses(pass, function, alloca, alloca, &visited);
-    ptr_table_free(&visited);
+    check_slot_uses(pass, function, alloca);
 }
 
 void check_byval_reference_parameters(polls_pass *pass, LLVMValueRef function)
@@ -381,10 +390,7 @@ void check_byval_reference_parameters(polls_pass *pass, LLVMValueRef function)
         LLVMValueRef parameter = LLVMGetParam(function, i);
         check_slot_type(pass, function, parameter, type, 1,
                         parameter_alignment(function, i, layout, type), "byval parameter");
-        ptr_table visited;
-        ptr_table_init(&visited);
-        check_slot_uses(pass, function, parameter, parameter, &visited);
-        ptr_table_free(&visited);
+        check_slot_uses(pass, function, parameter);
     }
 }
 

@@ -200,6 +200,14 @@ static __attribute__((noinline)) long nest_variable(int depth)
     return below + wrong;
 }
 
+/* One check of a count of wrong values: 1 when it failed. */
+static int none_wrong(bool report, long wrong, const char *what)
+{
+    if (report)
+        is_int(wrong, 0, "%s", what);
+    return wrong != 0;
+}
+
 /* The checks; returns how many failed (reported through TAP when report). */
 static int run_checks(bool report)
 {
@@ -274,22 +282,13 @@ static int run_checks(bool report)
     if (report)
         is_int(jumped, 0, "longjmp past frames keeping slots: the array at the setjmp is kept");
 
-    long variable = variable_length_arrays(12);
-    failed += variable != 0;
-    if (report)
-        is_int(variable, 0, "a variable-length array of references per loop round");
-    long blocks = allocas_in_a_loop(5);
-    failed += blocks != 0;
-    if (report)
-        is_int(blocks, 0, "5 alloca() blocks of references, all live until the return");
-    long untyped = untyped_buffer();
-    failed += untyped != 0;
-    if (report)
-        is_int(untyped, 0, "a char buffer holding references");
-    long nested_variable = nest_variable(30);
-    failed += nested_variable != 0;
-    if (report)
-        is_int(nested_variable, 0, "30 levels of recursion, each keeping a variable-length array");
+    failed += none_wrong(report, variable_length_arrays(12),
+                         "a variable-length array of references per loop round");
+    failed += none_wrong(report, allocas_in_a_loop(5),
+                         "5 alloca() blocks of references, all live until the return");
+    failed += none_wrong(report, untyped_buffer(), "a char buffer holding references");
+    failed += none_wrong(report, nest_variable(30),
+                         "30 levels of recursion, each keeping a variable-length array");
     return failed;
 }
 
