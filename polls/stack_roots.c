@@ -309,10 +309,8 @@ static void check_slot_type(polls_pass *pass, LLVMValueRef function, LLVMValueRe
 /* Untyped stack memory the function stores a reference into: kept as
  * words of references when nothing else is stored there. */
 static void check_untyped_slot(polls_pass *pass, LLVMValueRef function, LLVMValueRef alloca,
-                               LLVMValueRef reference_store)
+                               LLVMValueRef reference_store, LLVMValueRef other)
 {
-    LLVMValueRef other;
-    untyped_reference_store(alloca, &other);
     /* clang leaves alloca()'s memory unnamed: the store's line names it. */
     char *name = *value_name(alloca) ? xasprintf(" '%%%s'", value_name(alloca)) : xstrdup("");
     char *where = source_location_suffix(reference_store);
@@ -351,11 +349,9 @@ static void check_dynamic_slot(polls_pass *pass, LLVMValueRef function, LLVMValu
                    "the collector keeps stack memory allocated at run time only as words of "
                    "references; keep the references in an array of their own",
                    value_name(alloca));
-    else if (LLVMGetAlignment(alloca) > MAX_SLOT_ALIGNMENT)
-        pass_error(pass, function, alloca,
-                   "stack memory '%%%s' holds references and is aligned to %u bytes: the "
-                   "collector's entry for it is aligned to at most %d; drop the alignment",
-                   value_name(alloca), LLVMGetAlignment(alloca), MAX_SLOT_ALIGNMENT);
+    else /* one element: the length is known only at run time */
+        check_slot_type(pass, function, alloca, type, 1, LLVMGetAlignment(alloca),
+                        "stack memory allocated at run time");
 }
 
 void check_stack_reference_slot(polls_pass *pass, LLVMValueRef function, LLVMValueRef alloca)
@@ -365,7 +361,7 @@ void check_stack_reference_slot(polls_pass *pass, LLVMValueRef function, LLVMVal
         if (!reference_store)
             return;
         size_t errors = pass->error_count;
-        check_untyped_slot(pass, function, alloca, reference_store);
+        check_untyped_slot(pass, function, alloca, reference_store, other);
         if (pass->error_count != errors)
             return;
     }
