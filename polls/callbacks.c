@@ -6,31 +6,40 @@
  * collection could run meanwhile and move what compare held, and an
  * allocation in it stopped the program ("corral_alloc: thread 1 is
  * UNMANAGED"). Rule 5 of docs/managed-c.md asked for corral_call_managed
- * around every such callback, by hand. Now each managed function passed as
- * an argument to an unmanaged call is replaced there by an entry the pass
+ * around every such callback, by hand. Now every managed function whose
+ * address may reach C (callback_reach.c: an argument of a call, a struct of
+ * callbacks, a table C reads, any function that is not static) has that
+ * address replaced, everywhere but in direct calls, by an entry the pass
  * adds (corral/abi.h, CORRAL_ABI_CALLBACK_NEEDS_ENTRY):
  *
  *   corral.callback.F(args...)         managed code without polls: what C calls
- *     if the thread is UNMANAGED (C called through a transition wrapper):
+ *     if CORRAL_ABI_CALLBACK_NEEDS_ENTRY()   a statepoint: the entry's record
+ *       (UNMANAGED: C was called through a transition wrapper)
  *       frame = {args..., result}      on its own stack
  *       corral_call_managed(corral.callback_body.F, &frame)   (a leaf call)
  *       return frame.result
  *     else                             MANAGED (C called by corral_call_managed,
- *       return F(args...)              or managed code calling the pointer back)
+ *       musttail return F(args...)     or managed code calling the pointer)
  *   corral.callback_body.F(frame)      managed code
  *     frame.result = F(frame.args...)
  *     return null
  *
- * The entry is managed so that the stack walker finds a record at its call
- * of F when the thread was already MANAGED; on the other path its frame
- * lies below the transition's anchor, where no walk goes.
+ * On the MANAGED path the entry's frame is gone (the tail call), so a chain
+ * of managed tail calls through addresses runs in constant stack; on the
+ * other its frame lies below the transition's anchor, where no walk goes.
+ * Its record makes the runtime take it for managed code, as it took F
+ * (corral_pthread_create_any). Every use of the address is the entry, so
+ * managed code in this file compares such addresses as C would; C in other
+ * files that takes F's address gets F.
  *
- * Not wrapped: functions the runtime starts itself (the thread starters,
- * anything passed to a corral_* function), a start routine that attaches
- * itself, signal handlers (they interrupt managed code, where entering the
- * runtime is not safe), and functions whose arguments C cannot pass through
- * a frame (varargs, byval, sret: left as written, with a warning). One that
- * takes or returns references is an error: C holds none to pass.
+ * Not wrapped: addresses only managed code calls (a static dispatch table),
+ * arguments of the runtime's functions and of the thread starters (which
+ * enter managed code themselves), a start routine that attaches itself,
+ * signal handlers (signal_handlers.c: a handler interrupts whatever runs,
+ * where entering the runtime is not safe), and functions whose arguments C
+ * cannot pass through a frame (varargs, byval, sret: passed to an unmanaged
+ * call, a warning) or that take or return references (passed to an
+ * unmanaged call, an error: C holds none to pass).
  */
 #include "pass.h"
 #include "util.h"
@@ -162,16 +171,18 @@ static LLVMValueRef build_body(polls_pass *pass, LLVMValueRef function, LLVMType
     return body;
 }
 
-/* A direct call, no statepoint, of the runtime function name of type. */
-static LLVMValueRef build_runtime_leaf_call(polls_pass *pass, const char *name, LLVMTypeRef type,
-                                            LLVMValueRef *args, unsigned count)
+/* A direct call of the runtime function name of type: gc-leaf (no
+ * statepoint), or a statepoint when it is to give the caller a record. */
+static LLVMValueRef build_runtime_call(polls_pass *pass, const char *name, LLVMTypeRef type,
+                                       LLVMValueRef *args, unsigned count, int leaf)
 {
     LLVMValueRef function = LLVMGetNamedFunction(pass->module, name);
     if (!function)
         function = LLVMAddFunction(pass->module, name, type);
-    function_add_flags(pass, function, FUNCTION_LEAF);
+    function_add_flags(pass, function, leaf ? FUNCTION_LEAF : FUNCTION_SAFEPOINT);
     LLVMValueRef call = LLVMBuildCall2(pass->builder, type, function, args, count, "");
-    add_call_string_attribute(call, "gc-leaf-function", "");
+    if (leaf)
+        add_call_string_attribute(call, "gc-leaf-function", "");
     return call;
 }
 
@@ -202,19 +213,23 @@ static LLVMValueRef build_entry(polls_pass *pass, LLVMValueRef function)
     LLVMBasicBlockRef through = LLVMAppendBasicBlockInContext(context, entry, "through_runtime");
     LLVMPositionBuilderAtEnd(pass->builder, start);
     LLVMValueRef frame_pointer = LLVMBuildAlloca(pass->builder, frame, "frame");
-    LLVMValueRef needed = build_runtime_leaf_call(
+    /* A statepoint without references: the entry's record, by which the
+     * runtime knows it for managed code (corral_pthread_create_any). */
+    LLVMValueRef needed = build_runtime_call(
         pass, CORRAL_ABI_CALLBACK_NEEDS_ENTRY,
-        LLVMFunctionType(LLVMInt32TypeInContext(context), NULL, 0, 0), NULL, 0);
+        LLVMFunctionType(LLVMInt32TypeInContext(context), NULL, 0, 0), NULL, 0, 0);
     LLVMBuildCondBr(pass->builder,
                     LLVMBuildICmp(pass->builder, LLVMIntNE, needed,
                                   LLVMConstNull(LLVMTypeOf(needed)), ""),
                     through, direct);
 
-    /* MANAGED (or not attached): the call it was before. */
+    /* MANAGED (or not attached): the call it was before, as a tail call, so
+     * that managed code tail-calling the address still runs in constant stack. */
     LLVMPositionBuilderAtEnd(pass->builder, direct);
     LLVMValueRef *args = xcalloc(count ? count : 1, sizeof *args);
     LLVMGetParams(entry, args);
     LLVMValueRef result = build_call_of(pass, function, args, count);
+    LLVMSetTailCallKind(result, LLVMTailCallKindMustTail);
     free(args);
     LLVMTypeRef result_type = LLVMGetReturnType(type);
     int returns = LLVMGetTypeKind(result_type) != LLVMVoidTypeKind;
@@ -230,8 +245,8 @@ static LLVMValueRef build_entry(polls_pass *pass, LLVMValueRef function)
                        LLVMBuildStructGEP2(pass->builder, frame, frame_pointer, i, ""));
     LLVMTypeRef params[2] = {ptr, ptr};
     LLVMValueRef call_args[2] = {body, frame_pointer};
-    build_runtime_leaf_call(pass, "corral_call_managed", LLVMFunctionType(ptr, params, 2, 0),
-                            call_args, 2);
+    build_runtime_call(pass, "corral_call_managed", LLVMFunctionType(ptr, params, 2, 0), call_args,
+                       2, 1);
     if (returns)
         LLVMBuildRet(pass->builder,
                      LLVMBuildLoad2(pass->builder, result_type,
@@ -243,34 +258,32 @@ static LLVMValueRef build_entry(polls_pass *pass, LLVMValueRef function)
     return entry;
 }
 
-/* The entry for function, made once; NULL (reported) when it cannot have one. */
-static LLVMValueRef entry_for(polls_pass *pass, LLVMValueRef function, LLVMValueRef call,
-                              LLVMValueRef caller)
+/* Reports a managed function passed to unmanaged function callee (which
+ * may call it) that cannot have an entry: an error when it takes or returns
+ * references, a warning when C cannot pass its arguments through a frame. */
+static void check_callback_argument(polls_pass *pass, LLVMValueRef caller, LLVMValueRef call,
+                                    LLVMValueRef function)
 {
-    uintptr_t known = 0;
-    if (ptr_table_get(&pass->callback_entries, function, &known))
-        return (LLVMValueRef)known;
-    LLVMValueRef callee = called_function(call);
+    if (ptr_table_contains(&pass->callback_entries, function))
+        return; /* reported at its first such call */
+    ptr_table_put(&pass->callback_entries, function, 0);
+    const char *callee = value_name(called_function(call));
     const char *why = why_not_enterable(function);
-    LLVMValueRef entry = NULL;
     if (touches_references(function))
         pass_error(pass, caller, call,
                    "managed function '%s', passed to unmanaged function '%s' (which may call "
                    "it), takes or returns references, which C cannot hold",
-                   value_name(function), value_name(callee));
+                   value_name(function), callee);
     else if (why)
         pass_warning(pass, caller, call,
                      "managed function '%s' is passed to unmanaged function '%s', which may call "
                      "it while the thread is UNMANAGED; the pass cannot give it an entry (%s): "
                      "have C call it through corral_call_managed",
-                     value_name(function), value_name(callee), why);
-    else
-        entry = build_entry(pass, function);
-    ptr_table_put(&pass->callback_entries, function, (uintptr_t)entry);
-    return entry;
+                     value_name(function), callee, why);
 }
 
-static void enter_callbacks_of_call(polls_pass *pass, LLVMValueRef caller, LLVMValueRef call)
+static void check_callback_arguments_of_call(polls_pass *pass, LLVMValueRef caller,
+                                             LLVMValueRef call)
 {
     LLVMValueRef callee = called_function(call);
     if (!callee || takes_no_callbacks(callee) || classify_call(pass, call) != CALL_UNMANAGED)
@@ -278,17 +291,176 @@ static void enter_callbacks_of_call(polls_pass *pass, LLVMValueRef caller, LLVMV
     unsigned count = LLVMGetNumArgOperands(call);
     for (unsigned i = 0; i < count; i++) {
         LLVMValueRef function = managed_function_named_by(pass, LLVMGetOperand(call, i));
-        if (!function || function_calls(function, "corral_thread_attach"))
-            continue;
-        LLVMValueRef entry = entry_for(pass, function, call, caller);
-        if (entry)
-            LLVMSetOperand(call, i, entry);
+        if (function && !function_calls(function, "corral_thread_attach"))
+            check_callback_argument(pass, caller, call, function);
     }
+}
+
+/* Whether operand `index` of an instruction keeps the function: the callee
+ * of a call, an argument of a function taking no callbacks. */
+static int operand_keeps_function(LLVMValueRef inst, unsigned index)
+{
+    if (!is_call_site(inst))
+        return 0;
+    if (index == (unsigned)LLVMGetNumOperands(inst) - 1)
+        return 1; /* the callee is the last operand */
+    LLVMValueRef callee = called_function(inst);
+    return index < LLVMGetNumArgOperands(inst) && callee && takes_no_callbacks(callee);
+}
+
+/* The module's own tables (llvm.used, llvm.global.annotations, the
+ * constructors) name functions, not addresses C calls. */
+static int is_llvm_table(LLVMValueRef global)
+{
+    return strncmp(value_name(global), "llvm.", 5) == 0;
+}
+
+static int is_aggregate_constant(LLVMValueRef constant)
+{
+    return LLVMIsAConstantStruct(constant) || LLVMIsAConstantArray(constant) ||
+           LLVMIsAConstantVector(constant);
+}
+
+/* A cast constant_with_entry rebuilds around the entry. */
+static int is_rebuilt_cast(LLVMValueRef constant)
+{
+    if (!LLVMIsAConstantExpr(constant))
+        return 0;
+    LLVMOpcode opcode = LLVMGetConstOpcode(constant);
+    return opcode == LLVMBitCast || opcode == LLVMAddrSpaceCast || opcode == LLVMPtrToInt;
+}
+
+/* Whether constant_with_entry would replace anything in constant. */
+static int constant_holds(LLVMValueRef constant, LLVMValueRef function)
+{
+    if (constant == function)
+        return 1;
+    if (is_rebuilt_cast(constant))
+        return constant_holds(LLVMGetOperand(constant, 0), function);
+    if (!is_aggregate_constant(constant))
+        return 0;
+    for (int i = 0, count = LLVMGetNumOperands(constant); i < count; i++)
+        if (constant_holds(LLVMGetOperand(constant, i), function))
+            return 1;
+    return 0;
+}
+
+/* constant with function replaced by entry, through aggregates and the
+ * casts above (other constants, rare in C, keep the function). */
+static LLVMValueRef constant_with_entry(polls_pass *pass, LLVMValueRef constant,
+                                        LLVMValueRef function, LLVMValueRef entry)
+{
+    if (!constant_holds(constant, function))
+        return constant;
+    if (constant == function)
+        return entry;
+    LLVMTypeRef type = LLVMTypeOf(constant);
+    if (is_rebuilt_cast(constant)) {
+        LLVMValueRef operand =
+            constant_with_entry(pass, LLVMGetOperand(constant, 0), function, entry);
+        LLVMOpcode opcode = LLVMGetConstOpcode(constant);
+        return opcode == LLVMBitCast         ? LLVMConstBitCast(operand, type)
+               : opcode == LLVMAddrSpaceCast ? LLVMConstAddrSpaceCast(operand, type)
+                                             : LLVMConstPtrToInt(operand, type);
+    }
+    unsigned count = (unsigned)LLVMGetNumOperands(constant);
+    LLVMValueRef *elements = xcalloc(count ? count : 1, sizeof *elements);
+    for (unsigned i = 0; i < count; i++)
+        elements[i] = constant_with_entry(pass, LLVMGetOperand(constant, i), function, entry);
+    LLVMValueRef result;
+    if (LLVMIsAConstantArray(constant))
+        result = LLVMConstArray2(LLVMGetElementType(type), elements, count);
+    else if (LLVMIsAConstantVector(constant))
+        result = LLVMConstVector(elements, count);
+    else if (LLVMGetStructName(type))
+        result = LLVMConstNamedStruct(type, elements, count);
+    else
+        result = LLVMConstStructInContext(pass->context, elements, count,
+                                          LLVMIsPackedStruct(type));
+    free(elements);
+    return result;
+}
+
+/* The instructions, globals and aliases that hold value, through constants
+ * (not through a blockaddress, which names a label of the function). */
+static void collect_holders(LLVMValueRef value, value_list *holders, ptr_table *seen)
+{
+    for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (LLVMIsABlockAddress(user) || ptr_table_contains(seen, user))
+            continue;
+        ptr_table_put(seen, user, 1);
+        if (LLVMIsAInstruction(user) || LLVMIsAGlobalValue(user))
+            VEC_PUSH(*holders, user);
+        else if (LLVMIsAConstant(user))
+            collect_holders(user, holders, seen);
+    }
+}
+
+/* Whether holder has the function's address (not as a direct callee, or
+ * in the module's own tables); unless dry_run, replaces it by entry. */
+static int replace_in_holder(polls_pass *pass, LLVMValueRef holder, LLVMValueRef function,
+                             LLVMValueRef entry, int dry_run)
+{
+    if (LLVMIsAGlobalVariable(holder) || LLVMIsAGlobalAlias(holder)) {
+        int variable = LLVMIsAGlobalVariable(holder) != NULL;
+        LLVMValueRef old = variable ? LLVMGetInitializer(holder) : LLVMAliasGetAliasee(holder);
+        if (!old || is_llvm_table(holder) || !constant_holds(old, function))
+            return 0;
+        if (dry_run)
+            return 1;
+        if (variable)
+            LLVMSetInitializer(holder, constant_with_entry(pass, old, function, entry));
+        else
+            LLVMAliasSetAliasee(holder, constant_with_entry(pass, old, function, entry));
+        return 1;
+    }
+    if (!LLVMIsAInstruction(holder))
+        return 0;
+    int holds = 0;
+    for (unsigned i = 0, count = (unsigned)LLVMGetNumOperands(holder); i < count; i++) {
+        LLVMValueRef operand = LLVMGetOperand(holder, i);
+        if (operand_keeps_function(holder, i) || !constant_holds(operand, function))
+            continue;
+        holds = 1;
+        if (!dry_run)
+            LLVMSetOperand(holder, i, constant_with_entry(pass, operand, function, entry));
+    }
+    return holds;
+}
+
+/* How many holders have the function's address, replacing it by entry
+ * unless entry is NULL. Direct calls, and the arguments of functions that
+ * take no callbacks (the runtime's own, the thread starters, signal), keep
+ * the function. */
+static size_t replace_address_uses(polls_pass *pass, LLVMValueRef function, LLVMValueRef entry)
+{
+    value_list holders = {0};
+    ptr_table seen;
+    ptr_table_init(&seen);
+    collect_holders(function, &holders, &seen);
+    size_t replaced = 0;
+    for (size_t h = 0; h < holders.count; h++)
+        replaced += replace_in_holder(pass, holders.items[h], function, entry, entry == NULL);
+    ptr_table_free(&seen);
+    VEC_FREE(holders);
+    return replaced;
+}
+
+/* Whether the function's address gets its entry: it is taken, it may reach
+ * C, and C can call it (no references, arguments C passes in registers). */
+static int needs_entry(polls_pass *pass, LLVMValueRef function)
+{
+    return !(function_flags(pass, function) & FUNCTION_SIGNAL_HANDLER) &&
+           !touches_references(function) && !why_not_enterable(function) &&
+           !function_calls(function, "corral_thread_attach") &&
+           replace_address_uses(pass, function, NULL) > 0 &&
+           function_address_may_reach_c(pass, function);
 }
 
 void enter_managed_callbacks_through_runtime(polls_pass *pass)
 {
-    size_t managed = pass->managed_functions.count; /* not the bodies added here */
+    size_t managed = pass->managed_functions.count; /* not the entries added here */
     LLVMBasicBlockRef saved = LLVMGetInsertBlock(pass->builder);
     for (size_t f = 0; f < managed; f++) {
         LLVMValueRef caller = pass->managed_functions.items[f];
@@ -297,7 +469,15 @@ void enter_managed_callbacks_through_runtime(polls_pass *pass)
             for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
                  inst = LLVMGetNextInstruction(inst))
                 if (is_call_site(inst))
-                    enter_callbacks_of_call(pass, caller, inst);
+                    check_callback_arguments_of_call(pass, caller, inst);
+    }
+    for (size_t f = 0; f < managed && !pass->error_count; f++) {
+        LLVMValueRef function = pass->managed_functions.items[f];
+        if (needs_entry(pass, function)) {
+            LLVMValueRef entry = build_entry(pass, function);
+            ptr_table_put(&pass->callback_entries, function, (uintptr_t)entry);
+            replace_address_uses(pass, function, entry);
+        }
     }
     if (saved)
         LLVMPositionBuilderAtEnd(pass->builder, saved);

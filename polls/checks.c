@@ -126,9 +126,7 @@ static int make_always_inline(polls_pass *pass, LLVMValueRef function)
 /* A function or global defined here with internal linkage (C's static). */
 static int is_static_definition(LLVMValueRef global)
 {
-    LLVMLinkage linkage = LLVMGetLinkage(global);
-    return !LLVMIsDeclaration(global) &&
-           (linkage == LLVMInternalLinkage || linkage == LLVMPrivateLinkage);
+    return !LLVMIsDeclaration(global) && has_internal_linkage(global);
 }
 
 /* Whether a call passes an interior reference to a static function. */

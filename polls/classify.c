@@ -227,6 +227,11 @@ call_kind classify_call(const polls_pass *pass, LLVMValueRef call)
     if (kind == CALL_MANAGED && is_musttail_call(call) &&
         !LLVMIsFunctionVarArg(LLVMGetCalledFunctionType(call)))
         return CALL_MANAGED_TAIL;
+    /* A signal handler leaves the thread's state as the signal found it
+     * (signal_handlers.c): C it calls is called directly. */
+    LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+    if (kind == CALL_UNMANAGED && (function_flags(pass, caller) & FUNCTION_SIGNAL_HANDLER))
+        return CALL_LEAF;
     return kind;
 }
 

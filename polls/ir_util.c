@@ -520,6 +520,12 @@ LLVMValueRef build_exchange_like(polls_pass *pass, LLVMValueRef exchange, LLVMVa
     return built;
 }
 
+int has_internal_linkage(LLVMValueRef global)
+{
+    LLVMLinkage linkage = LLVMGetLinkage(global);
+    return linkage == LLVMInternalLinkage || linkage == LLVMPrivateLinkage;
+}
+
 LLVMValueRef function_named_by(LLVMValueRef value)
 {
     while (LLVMIsAConstantExpr(value) && (LLVMGetConstOpcode(value) == LLVMBitCast ||

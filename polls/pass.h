@@ -34,6 +34,7 @@ enum function_flags {
     FUNCTION_MANAGED = 1u << 6,   /* defined in the module: gets gc "coreclr" */
     FUNCTION_EXTERNAL_MANAGED = 1u << 7, /* declared here, managed code elsewhere */
     FUNCTION_NO_BARRIER = 1u << 8, /* managed, but no write barriers (measurement only) */
+    FUNCTION_SIGNAL_HANDLER = 1u << 9, /* managed, installed as one: no polls, C called directly */
 };
 
 /* What a call site becomes. */
@@ -187,6 +188,8 @@ int is_atomic_exchange(LLVMValueRef inst);
 /* Before exchange (an atomicrmw xchg): the same exchange, same field,
  * ordering, scope, volatility and alignment, of incoming. */
 LLVMValueRef build_exchange_like(polls_pass *pass, LLVMValueRef exchange, LLVMValueRef incoming);
+/* Internal or private: C's static, seen by no other file. */
+int has_internal_linkage(LLVMValueRef global);
 /* The function a pointer operand names, through casts; NULL if none. */
 LLVMValueRef function_named_by(LLVMValueRef value);
 /* An alloca of a constant count in the entry block: a fixed frame slot. */
@@ -356,9 +359,21 @@ void lower_ref_from_int_calls(polls_pass *pass);
 int is_ref_from_int_call(LLVMValueRef inst);
 
 /* ---- callbacks.c */
-/* After classification: a managed function passed to an unmanaged call is
- * passed as an entry that enters managed code through the runtime. */
+/* After classification: the address of a managed function that may reach C
+ * becomes an entry that enters managed code through the runtime. */
 void enter_managed_callbacks_through_runtime(polls_pass *pass);
+
+/* ---- signal_handlers.c */
+/* After classification: a managed function installed as a signal handler
+ * (signal's argument, stored into sigaction's struct) gets no polls, and
+ * its calls of C no transition wrappers; a call of polling managed code
+ * from it is a warning. */
+void find_signal_handlers(polls_pass *pass);
+
+/* ---- callback_reach.c */
+/* Whether the function's address may reach C: anything but a static
+ * function whose address only managed code calls (a dispatch table). */
+int function_address_may_reach_c(const polls_pass *pass, LLVMValueRef function);
 
 /* ---- atomic_refs.c */
 /* Before optimisation, after split_coerced_reference_accesses: clang's i64

@@ -319,6 +319,7 @@ static void run_steps(polls_pass *pass)
     classify_functions(pass);
     if (pass->error_count)
         return;
+    find_signal_handlers(pass);
     enter_managed_callbacks_through_runtime(pass);
     if (pass->error_count)
         return;

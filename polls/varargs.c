@@ -77,10 +77,9 @@ static int only_called_directly(LLVMValueRef function)
  * module; a weak definition could still be replaced by another object's. */
 static int module_makes_every_call(const polls_pass *pass, LLVMValueRef function)
 {
-    LLVMLinkage linkage = LLVMGetLinkage(function);
-    int only_this_module_calls = linkage == LLVMInternalLinkage ||
-                                 linkage == LLVMPrivateLinkage ||
-                                 (linkage == LLVMExternalLinkage && pass->options.whole_program);
+    int only_this_module_calls =
+        has_internal_linkage(function) ||
+        (LLVMGetLinkage(function) == LLVMExternalLinkage && pass->options.whole_program);
     return only_this_module_calls && only_called_directly(function);
 }
 

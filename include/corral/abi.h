@@ -34,13 +34,15 @@
 #define CORRAL_ABI_TO_UNMANAGED_AT "corral_transition_to_unmanaged_at"
 #define CORRAL_ABI_TO_MANAGED "corral_transition_to_managed"
 
-/* A managed function handed to C as a callback (qsort's comparator): the
- * pass replaces it there by an entry (managed, no polls) that asks
- *     CORRAL_ABI_CALLBACK_NEEDS_ENTRY()  -- int (void), gc-leaf
+/* A managed function whose address may reach C (qsort's comparator, a
+ * struct of callbacks): the pass replaces the address by an entry
+ * (managed, no polls) that asks
+ *     CORRAL_ABI_CALLBACK_NEEDS_ENTRY()  -- int (void), a statepoint
+ *                                           without references (its record)
  * and when it answers nonzero (the thread is attached and UNMANAGED: C was
  * called through a transition wrapper) runs the function through
- * corral_call_managed, a leaf call; else (MANAGED, or not attached) calls
- * it directly, as before the pass wrapped it. */
+ * corral_call_managed, a leaf call; else (MANAGED, or not attached)
+ * musttail-calls it. */
 #define CORRAL_ABI_CALLBACK_NEEDS_ENTRY "corral_callback_needs_entry"
 
 /* Pin count up and down around a call that passes references through "..."

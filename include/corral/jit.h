@@ -29,10 +29,12 @@ void corral_transition_to_unmanaged_at(void *return_address, void *frame_address
                                        void *stack_pointer);
 void corral_transition_to_managed(void);
 
-/* Asked by the entry the pass gives a managed function handed to C as a
- * callback (corral/abi.h): 1 when the calling thread is attached and
- * UNMANAGED, so the callback must run through corral_call_managed. Leaf. */
-CORRAL_LEAF int corral_callback_needs_entry(void);
+/* Asked by the entry the pass gives a managed function whose address may
+ * reach C (corral/abi.h): 1 when the calling thread is attached and
+ * UNMANAGED, so the function must run through corral_call_managed. Never
+ * collects; called as a statepoint, which gives the entry its record. A
+ * JIT whose code takes such addresses resolves it and corral_call_managed. */
+int corral_callback_needs_entry(void);
 
 /* Called around a call that passes references through "..." (the pass
  * emits them, see corral/abi.h): the object stays pinned until the call

@@ -1,14 +1,18 @@
 /* Managed functions handed to C as callbacks: qsort's comparator, bsearch's,
- * pthread_once's routine, and C helpers calling back with arguments of every
- * width. C calls them while the thread is UNMANAGED; the pass passes an
- * entry instead, which runs them through corral_call_managed
- * (polls/callbacks.c). Each callback
- * here allocates, so under CORRAL_GC_STRESS=alloc:1 a collection moves
- * everything inside every call. Before 2026-11-28 the first allocation in
- * a comparator stopped the program: "corral_alloc: thread 1 is UNMANAGED".
- * Built with corralc at -O0..-O3. */
+ * pthread_once's routine, C helpers calling back with arguments of every
+ * width, and callbacks C finds in memory (a struct of callbacks, a table,
+ * fopencookie's functions). C calls them while the thread is UNMANAGED; the
+ * pass gives C an entry instead, which runs them through
+ * corral_call_managed (polls/callbacks.c). Each callback here allocates,
+ * so under CORRAL_GC_STRESS=alloc:1 a collection moves everything inside
+ * every call. Before 2026-11-28 the first allocation in a comparator
+ * stopped the program: "corral_alloc: thread 1 is UNMANAGED"; before
+ * 2026-11-29, the first in a callback found in memory did. Built with
+ * corralc at -O0..-O3. */
+#define _GNU_SOURCE /* fopencookie */
 #include <corral.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "corral_test.h"
@@ -18,6 +22,12 @@
 long unmanaged_apply(long (*fn)(signed char, short, double, long), int n);
 void unmanaged_each(void (*fn)(long), long n);
 CORRAL_UNMANAGED void *unmanaged_call_back(void *(*callback)(void *), void *arg);
+struct unmanaged_ops {
+    long (*each)(long);
+    long (*finish)(long);
+};
+long unmanaged_run_ops(const struct unmanaged_ops *ops, long n);
+long unmanaged_run_table(long (*const *table)(long), int count);
 
 #define COUNT 600
 
@@ -57,6 +67,38 @@ static void each(long i)
 {
     remember(i);
     each_sum += made->value;
+}
+
+/* Callbacks C finds in memory: in a struct of callbacks, a table. */
+static long remember_each(long i)
+{
+    remember(i);
+    return made->value;
+}
+
+static long finish_sum(long sum)
+{
+    remember(sum);
+    corral_collect(); /* everything moves inside the callback */
+    return made->value;
+}
+
+static long remember_square(long i)
+{
+    remember(i * i);
+    return made->value;
+}
+
+static const struct unmanaged_ops static_ops = {remember_each, finish_sum};
+
+/* fopencookie's write function: glibc's stdio calls it from the struct of
+ * callbacks it was given by value. */
+static ssize_t cookie_write(void *cookie, const char *buffer, size_t size)
+{
+    for (size_t i = 0; i < size; i++)
+        remember(buffer[i]);
+    *(long *)cookie += (long)size;
+    return (ssize_t)size;
 }
 
 static void *through_corral_call_managed(void *arg)
@@ -118,6 +160,54 @@ static int run_callbacks(bool report)
     failed += each_sum != 199 * 200 / 2;
     if (report)
         is_int(each_sum, 199 * 200 / 2, "a callback returning void");
+
+    /* A struct of callbacks in a constant, one built on the stack at run
+     * time, and one in memory C allocated. */
+    long from_static = unmanaged_run_ops(&static_ops, 100);
+    struct unmanaged_ops on_stack = {remember_each, finish_sum};
+    long from_stack = unmanaged_run_ops(&on_stack, 50);
+    struct unmanaged_ops *in_c_memory = malloc(sizeof *in_c_memory);
+    in_c_memory->each = remember_square;
+    in_c_memory->finish = finish_sum;
+    long from_c_memory = unmanaged_run_ops(in_c_memory, 20);
+    long expected_squares = 0;
+    for (long i = 0; i < 20; i++)
+        expected_squares += i * i;
+    failed += from_static != 99 * 100 / 2 || from_stack != 49 * 50 / 2 ||
+              from_c_memory != expected_squares;
+    if (report)
+        ok(from_static == 99 * 100 / 2 && from_stack == 49 * 50 / 2 &&
+               from_c_memory == expected_squares,
+           "C calling allocating callbacks it finds in a struct (constant, on the stack, in "
+           "malloc'd memory): %ld, %ld, %ld",
+           from_static, from_stack, from_c_memory);
+
+    /* Managed code calls and compares the same addresses as C. */
+    long direct = in_c_memory->each(7) + static_ops.each(8);
+    bool same = in_c_memory->each == remember_square && static_ops.finish == finish_sum &&
+                on_stack.each == static_ops.each;
+    failed += direct != 49 + 8 || !same;
+    if (report)
+        ok(direct == 49 + 8 && same,
+           "managed code calls those addresses too, and they equal the functions' own");
+    free(in_c_memory);
+
+    static long (*const table[3])(long) = {remember_each, remember_square, remember_each};
+    long from_table = unmanaged_run_table(table, 3);
+    failed += from_table != 0 + 1 + 2;
+    if (report)
+        is_int(from_table, 0 + 1 + 2, "a table of callbacks C reads");
+
+    long written = 0;
+    FILE *stream = fopencookie(&written, "w", (cookie_io_functions_t){.write = cookie_write});
+    setvbuf(stream, NULL, _IONBF, 0);
+    for (int i = 0; i < 10; i++)
+        fprintf(stream, "%d\n", i);
+    fclose(stream);
+    failed += written != 20 || made->value != '\n';
+    if (report)
+        ok(written == 20 && made->value == '\n',
+           "fopencookie's allocating write function gets every byte (%ld)", written);
 
     long back = (long)(intptr_t)unmanaged_call_back(through_corral_call_managed,
                                                     (void *)(intptr_t)77);

@@ -2,7 +2,8 @@
  * tail-calling interpreters: mutual tail recursion far deeper than the
  * stack could hold as calls, a dispatch table of handlers that pass
  * references in stack arguments (8 arguments), a function that keeps an
- * array of references in its frame and tail-calls itself, and a thread
+ * array of references in its frame and tail-calls itself, tail calls
+ * through addresses C may call (each the function's entry), and a thread
  * spinning through tail calls alone, which a collection must still stop.
  * The callees allocate, so under CORRAL_GC_STRESS=...,move-all,poison the
  * references in the arguments have moved before they are read. Until
@@ -59,6 +60,49 @@ static void deep_recursion(void *arg)
     corral_get_stats(&after);
     ok(after.collections - before.collections > 1000, "collections during the recursion (%llu)",
        (unsigned long long)(after.collections - before.collections));
+}
+
+/* ------------------------------------------------ tail calls through addresses C may call */
+
+/* The table is not static, so C in another file may read it: every
+ * address taken of the hops is the function's entry (polls/callbacks.c),
+ * whose tail call keeps the stack constant. previous is the node the last
+ * hop made (value n + 1). */
+static noderef previous;
+long tail_hop_a(long n, long bad);
+long tail_hop_b(long n, long bad);
+long (*const hops[2])(long, long) = {tail_hop_a, tail_hop_b};
+
+__attribute__((noinline)) long tail_hop_a(long n, long bad)
+{
+    bad += previous->value != n + 1;
+    if (n == 0)
+        return bad;
+    previous = new_node(n); /* may collect: every object moves */
+    __attribute__((musttail)) return hops[n & 1](n - 1, bad);
+}
+
+__attribute__((noinline)) long tail_hop_b(long n, long bad)
+{
+    bad += previous->value != n + 1;
+    if (n == 0)
+        return bad;
+    churn();
+    previous = new_node(n);
+    __attribute__((musttail)) return hops[n & 1](n - 1, bad);
+}
+
+static void hops_through_addresses(void *arg)
+{
+    test_start(arg, true);
+    corral_global_root_add((corral_ref *)&previous);
+    previous = new_node(DEPTH + 1);
+    is_int(hops[0](DEPTH, 0), 0,
+           "%ld tail calls through the entries of functions C may call: constant stack, every "
+           "node read after it moved", DEPTH);
+    ok(hops[0] == tail_hop_a && hops[1] == tail_hop_b,
+       "the table holds the addresses the functions have");
+    corral_global_root_remove((corral_ref *)&previous);
 }
 
 /* ------------------------------------------------ a tail-calling interpreter */
@@ -243,8 +287,10 @@ static void stop_a_tail_call_spinner(void *arg)
 
 int main(void)
 {
-    plan(4);
+    plan(5);
     tap_subtest("mutual tail recursion", 120, deep_recursion,
+                "CORRAL_GC_STRESS=alloc:random:64,move-all,poison");
+    tap_subtest("tail calls through addresses C may call", 120, hops_through_addresses,
                 "CORRAL_GC_STRESS=alloc:random:64,move-all,poison");
     tap_subtest("a tail-calling interpreter", 120, interpreter,
                 "CORRAL_GC_STRESS=alloc:random:16,move-all,poison CORRAL_GC_VERIFY=after");

@@ -69,3 +69,26 @@ void unmanaged_each(void (*fn)(long), long n)
     for (long i = 0; i < n; i++)
         fn(i);
 }
+
+/* A struct of callbacks C finds in memory (not as arguments): calls
+ * ops->each(i) for i in 0..n-1 and hands the sum to ops->finish. */
+struct unmanaged_ops {
+    long (*each)(long);
+    long (*finish)(long);
+};
+long unmanaged_run_ops(const struct unmanaged_ops *ops, long n)
+{
+    long sum = 0;
+    for (long i = 0; i < n; i++)
+        sum += ops->each(i);
+    return ops->finish(sum);
+}
+
+/* A table of callbacks, count entries, each called once with its index. */
+long unmanaged_run_table(long (*const *table)(long), int count)
+{
+    long sum = 0;
+    for (int i = 0; i < count; i++)
+        sum += table[i](i);
+    return sum;
+}

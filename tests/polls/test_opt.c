@@ -665,11 +665,11 @@ static void test_rewrites(void)
            strstr(ir, "define internal zeroext i8 @corral.callback.narrow(i8 signext %0, double %1)"),
        "callbacks: a managed function passed to unmanaged C is passed as its entry (made once; "
        "the argument attributes kept)");
-    ok(entry && strstr(entry, "call i32 @corral_callback_needs_entry()") &&
+    ok(entry && strstr(entry, "elementtype(i32 ()) @corral_callback_needs_entry") &&
            strstr(entry, "call ptr @corral_call_managed(ptr @corral.callback_body.compare, ptr %frame)") &&
-           strstr(entry, "elementtype(i32 (ptr, ptr)) @compare") && !strstr(entry, POLL_LOAD),
+           strstr(entry, "musttail call i32 @compare(ptr %0, ptr %1)") && !strstr(entry, POLL_LOAD),
        "callbacks: the entry, without polls, runs the function through corral_call_managed "
-       "when the runtime asks, and calls it directly otherwise");
+       "when the runtime asks, else tail-calls it; its question is a statepoint (its record)");
     ok(ir && function_contains(ir, "sort", "ptr @handler, i32 0") &&
            function_contains(ir, "sort", "ptr @attaching, i32 0") &&
            function_contains(ir, "sort", "ptr @variadic, i32 0") &&
@@ -682,6 +682,52 @@ static void test_rewrites(void)
     free(entry);
     free(ir);
     command_result_free(&callbacks);
+
+    /* Signal handlers: no polls, C called directly, no entry. */
+    command_result handlers;
+    ir = opt_ir("", "signal_handlers.ll", &handlers);
+    char *on_signal = ir ? ir_function(ir, "on_signal") : NULL;
+    char *on_action = ir ? ir_function(ir, "on_action") : NULL;
+    char *on_global = ir ? ir_function(ir, "on_global") : NULL;
+    char *on_helper = ir ? ir_function(ir, "on_helper") : NULL;
+    ok(on_signal && on_action && on_global && on_helper && !strstr(on_signal, POLL_LOAD) &&
+           !strstr(on_action, POLL_LOAD) && !strstr(on_global, POLL_LOAD) &&
+           !strstr(on_helper, POLL_LOAD) && strstr(on_signal, "call i64 @write(i32 1") &&
+           strstr(on_action, "call i64 @write(i32 2") &&
+           strstr(on_helper, "call i64 @write(i32 3") && !strstr(ir, "corral.callback.") &&
+           function_contains(ir, "ordinary", "@corral.unmanaged.write,"),
+       "signal handlers (signal's argument, stored into sigaction's struct on the stack or in a "
+       "global, passed to a helper that installs it): no polls, C called directly, no entry; "
+       "other code keeps both");
+    free(on_helper);
+    ok(handlers.output &&
+           strstr(handlers.output, "signal handler 'on_global' calls managed function 'helper', "
+                                   "which polls"),
+       "a signal handler calling managed code that polls is warned about, by name");
+    free(on_signal);
+    free(on_action);
+    free(on_global);
+    free(ir);
+    command_result_free(&handlers);
+
+    /* Addresses C finds in memory get the entry too; a static dispatch table
+     * that only managed code calls through keeps its functions. */
+    ir = opt_ok("", "callbacks_in_memory.ll");
+    ok(ir && strstr(ir, "@ops = internal constant { ptr, ptr } { ptr @corral.callback.each, "
+                        "ptr @corral.callback.finish }") &&
+           function_contains(ir, "use_ops", "icmp eq ptr %e, @corral.callback.each") &&
+           function_contains(ir, "fill_hooks", "store ptr @corral.callback.hook, ptr @hooks") &&
+           function_contains(ir, "exported_address", "ret ptr @corral.callback.exported"),
+       "callbacks in memory: a struct of callbacks handed to C, a table filled at run time, "
+       "the address of a function that is not static: each address is the entry, compared as "
+       "such");
+    ok(ir && strstr(ir, "@table = internal constant [2 x ptr] [ptr @op_add, ptr @op_sub]") &&
+           !strstr(ir, "@corral.callback.op_") && !strstr(ir, "@corral.callback.local_only") &&
+           function_contains(ir, "dispatch", "elementtype(i64 (i64, i64)) @op_add,") &&
+           function_contains(ir, "through_local", "elementtype(i64 (i64)) @exported,"),
+       "callbacks in memory: a static dispatch table only managed code calls through, and a "
+       "local function pointer, keep the functions; direct calls keep them too");
+    free(ir);
 
     command_result threads;
     ir = opt_ir("", "thrd_create.ll", &threads);
