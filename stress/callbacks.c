@@ -7,7 +7,9 @@
  * visit and checks it afterwards, so every collection walks a stack of many
  * managed segments separated by C frames. A second shape sorts with qsort
  * whose C comparator enters managed code for every comparison (and the
- * comparison allocates), with the sorted objects held by the caller.
+ * comparison allocates), with the sorted objects held by the caller. A
+ * third hands C a struct of managed callbacks that C calls directly (each
+ * allocating), as C libraries call what they were given in memory.
  */
 #include "torture.h"
 
@@ -81,6 +83,30 @@ void *managed_compare(void *raw)
     return NULL;
 }
 
+static long ops_step(long thread, long i)
+{
+    noderef tree = make_tree(2, thread * 100 + i); /* allocates, C below */
+    make_tree(1, 0);
+    return tree_sum(tree);
+}
+
+static long ops_finish(long thread, long sum)
+{
+    noderef last = make_tree(1, thread);
+    return sum + last->value;
+}
+
+static const callback_ops ops = {ops_step, ops_finish};
+
+/* What c_run_ops(&ops, thread, count) returns, computed without C. */
+static long expected_ops(long thread, long count)
+{
+    long sum = 0;
+    for (long i = 0; i < count; i++)
+        sum += tree_sum(make_tree(2, thread * 100 + i));
+    return sum + thread;
+}
+
 static void sort_round(uint64_t *random)
 {
     long indexes[SORTED];
@@ -109,6 +135,8 @@ static void *visit_thread(void *arg)
         long expected = tree_sum(held);
         long got = c_visit(depth, fanout, thread);
         CHECK_EQ(got, expected_callbacks(depth, fanout), "callbacks run by a nested visit");
+        CHECK_EQ(c_run_ops(&ops, thread, 6), expected_ops(thread, 6),
+                 "a struct of callbacks C calls directly");
         CHECK_EQ(tree_sum(held), expected, "a tree held across nested callbacks");
     }
     return NULL;

@@ -24,6 +24,16 @@ long c_visit(long depth, long fanout, long thread);
  * code (managed_compare) for every comparison. */
 void c_sort(long *indexes, long count);
 
+/* A struct of callbacks plain C finds in memory and calls directly, with
+ * the thread UNMANAGED: the pass gives C each function's entry. */
+typedef struct callback_ops {
+    long (*step)(long thread, long i);
+    long (*finish)(long thread, long sum);
+} callback_ops;
+
+/* Plain C: finish(sum of step(thread, i) for i in 0..count-1). */
+long c_run_ops(const callback_ops *ops, long thread, long count);
+
 /* Managed, entered only through corral_call_managed. */
 void *managed_visit_callback(void *args);
 void *managed_compare(void *pair);

@@ -1,6 +1,7 @@
 /* callbacks_c.c — the unmanaged half of callbacks: plain C that managed
  * code calls (through GC-transition wrappers) and that calls back into
- * managed code with corral_call_managed. It holds no references. */
+ * managed code with corral_call_managed, or directly through a struct of
+ * callbacks. It holds no references. */
 #include <corral.h>
 #include <stdlib.h>
 
@@ -28,4 +29,12 @@ static int compare(const void *a, const void *b)
 void c_sort(long *indexes, long count)
 {
     qsort(indexes, (size_t)count, sizeof *indexes, compare);
+}
+
+long c_run_ops(const callback_ops *ops, long thread, long count)
+{
+    long sum = 0;
+    for (long i = 0; i < count; i++)
+        sum += ops->step(thread, i);
+    return ops->finish(thread, sum);
 }

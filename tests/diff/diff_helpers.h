@@ -113,6 +113,33 @@ static uint64_t diff_vrefs(int count, ...)
 }
 #endif
 
+#ifdef DIFF_WITH_CALLBACKS_IN_MEMORY
+/* fopencookie: stdio calls the write function from the struct of
+ * callbacks it was given, with the thread in C; the function allocates.
+ * keep is live across the whole stream. */
+static ssize_t diff_cookie_write(void *cookie, const char *buffer, size_t size)
+{
+    uint64_t *sum = cookie;
+    for (size_t i = 0; i < size; i++) {
+        obj_ref digit = diff_new_obj();
+        digit->v0 = (uint64_t)buffer[i];
+        *sum = *sum * 31 + digit->v0;
+    }
+    diff_garbage(2);
+    return (ssize_t)size;
+}
+static uint64_t diff_cookie(uint64_t x, obj_ref keep)
+{
+    uint64_t sum = 0;
+    FILE *stream = fopencookie(&sum, "w", (cookie_io_functions_t){.write = diff_cookie_write});
+    setvbuf(stream, NULL, _IONBF, 0);
+    fprintf(stream, "%llu,%llu", (unsigned long long)(x & 0xfffff),
+            (unsigned long long)(keep->v0 & 0xfff));
+    fclose(stream);
+    return sum ^ keep->v1;
+}
+#endif
+
 #ifdef DIFF_WITH_INDIRECT_VARARGS
 /* snprintf through a pointer the compiler cannot see through. */
 static int (*volatile diff_snprintf_pointer)(char *, size_t, const char *, ...) = snprintf;

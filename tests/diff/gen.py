@@ -66,6 +66,9 @@ every one but those its KNOWN_BUGS table lists for the level):
                     one's r1, an exchange, an atomic load stored atomically,
                     and __sync_val_compare_and_swap with an allocation among
                     its arguments
+  callbacks-in-memory  a function stdio calls from the struct of callbacks
+                    fopencookie was given (the thread in C), allocating,
+                    while a reference is live across the stream
   stack-slots       references in stack memory: a stack array of references
                     filled by a helper through out-parameters and walked by
                     pointer, a struct of three references (in memory: sret
@@ -81,7 +84,7 @@ import sys
 SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "indirect-varargs",
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
           "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp", "headerless",
-          "cut", "slot-helpers", "ref-vectors", "atomics", "stack-slots"]
+          "cut", "slot-helpers", "ref-vectors", "atomics", "stack-slots", "callbacks-in-memory"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -136,7 +139,7 @@ class Generator:
 
     def statement(self, env, index, depth):
         r = self.r
-        kind = r.randrange(25)
+        kind = r.randrange(26)
         target = r.choice(env["scalars"][-4:])
         if kind == 0:
             ref = r.choice(env["refs"])
@@ -237,6 +240,9 @@ class Generator:
             self.atomics(env, depth, target)
         elif kind == 24 and "stack-slots" in self.shapes:
             self.stack_slots(env, index, depth, target)
+        elif kind == 25 and "callbacks-in-memory" in self.shapes:
+            self.emit("%s += diff_cookie(%s, %s);" % (target, self.expr(env, 1), r.choice(env["refs"])),
+                      depth)
         elif kind == 11 and depth < 3:
             self.emit("if ((%s & 3) != 1) {" % self.expr(env, 1), depth)
             self.statement(env, index, depth + 1)
@@ -661,6 +667,8 @@ class Generator:
     def program(self, seed):
         r = self.r
         self.out.append("/* generated: tests/diff/gen.py --seed %d --with=%s */" % (seed, ",".join(self.shapes)))
+        if "callbacks-in-memory" in self.shapes:
+            self.out.append("#define _GNU_SOURCE 1 /* fopencookie */")
         for shape in self.shapes:  # diff_helpers.h adds the helpers these shapes call
             self.out.append("#define DIFF_WITH_%s 1" % shape.upper().replace("-", "_"))
         # A coin of its own, so the rest of the program is the same either way.
