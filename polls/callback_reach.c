@@ -22,8 +22,9 @@
  *     escapes
  *
  * A function that is not internal may be taken by address in another file:
- * yes, unless the module is the whole program. Cycles (a loaded address stored back) are followed once, optimistically:
- * every use is checked where it is first met.
+ * yes, unless the module is the whole program. Cycles (a loaded address
+ * stored back) are followed once, optimistically: every use is checked
+ * where it is first met.
  */
 #include "pass.h"
 #include "util.h"
