@@ -397,10 +397,7 @@ static store_kind classify_store(LLVMValueRef inst, LLVMValueRef *field, LLVMVal
         *field = LLVMGetOperand(inst, 0);
         *value = LLVMGetOperand(inst, 2);
     } else if (LLVMIsACallInst(inst)) {
-        LLVMValueRef callee = called_function(inst);
-        const char *name = callee ? value_name(callee) : "";
-        if ((strncmp(name, "llvm.memcpy.", 12) == 0 || strncmp(name, "llvm.memmove.", 13) == 0) &&
-            is_heap_address(LLVMGetOperand(inst, 0))) {
+        if (is_memory_copy_call(inst) && is_heap_address(LLVMGetOperand(inst, 0))) {
             *field = LLVMGetOperand(inst, 0);
             *value = NULL;
             return STORE_RANGE;

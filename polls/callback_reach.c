@@ -29,8 +29,6 @@
 #include "pass.h"
 #include "util.h"
 
-#include <string.h>
-
 typedef struct {
     const polls_pass *pass;
     ptr_table followed; /* values and memory already followed */
@@ -80,12 +78,6 @@ static int may_hold_address(LLVMTypeRef type)
     }
 }
 
-static int is_intrinsic_call(LLVMValueRef inst, const char *prefix)
-{
-    LLVMValueRef callee = called_function(inst);
-    return callee && strncmp(value_name(callee), prefix, strlen(prefix)) == 0;
-}
-
 /* The uses of an address into memory that holds function addresses. */
 static int address_uses_may_reach_c(reach_walk *walk, LLVMValueRef address)
 {
@@ -114,7 +106,8 @@ static int address_uses_may_reach_c(reach_walk *walk, LLVMValueRef address)
                 return 1;
         } else if (is_call_site(user)) {
             /* Zeroing, or the end of a local's life; a memcpy out copies them. */
-            if (!is_intrinsic_call(user, "llvm.memset.") && !is_intrinsic_call(user, "llvm.lifetime."))
+            if (!calls_function_prefixed(user, "llvm.memset.") &&
+                !calls_function_prefixed(user, "llvm.lifetime."))
                 return 1;
         } else if (!LLVMIsAICmpInst(user)) {
             return 1;

@@ -246,10 +246,7 @@ int call_is_long_intrinsic(LLVMValueRef call)
     LLVMValueRef callee = called_function(call);
     if (!callee || !LLVMGetIntrinsicID(callee))
         return 0;
-    const char *name = value_name(callee);
-    int bulk_memory = strncmp(name, "llvm.memcpy.", 12) == 0 ||
-                      strncmp(name, "llvm.memmove.", 13) == 0 ||
-                      strncmp(name, "llvm.memset.", 12) == 0;
+    int bulk_memory = is_memory_copy_call(call) || calls_function_prefixed(call, "llvm.memset.");
     /* The length is operand 2 of all three; a constant length is short. */
     return bulk_memory && !LLVMIsAConstantInt(LLVMGetOperand(call, 2));
 }

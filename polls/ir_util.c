@@ -520,6 +520,18 @@ LLVMValueRef build_exchange_like(polls_pass *pass, LLVMValueRef exchange, LLVMVa
     return built;
 }
 
+int calls_function_prefixed(LLVMValueRef inst, const char *prefix)
+{
+    LLVMValueRef callee = is_call_site(inst) ? called_function(inst) : NULL;
+    return callee && strncmp(value_name(callee), prefix, strlen(prefix)) == 0;
+}
+
+int is_memory_copy_call(LLVMValueRef inst)
+{
+    return calls_function_prefixed(inst, "llvm.memcpy.") ||
+           calls_function_prefixed(inst, "llvm.memmove.");
+}
+
 int has_internal_linkage(LLVMValueRef global)
 {
     LLVMLinkage linkage = LLVMGetLinkage(global);

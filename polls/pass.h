@@ -188,6 +188,11 @@ int is_atomic_exchange(LLVMValueRef inst);
 /* Before exchange (an atomicrmw xchg): the same exchange, same field,
  * ordering, scope, volatility and alignment, of incoming. */
 LLVMValueRef build_exchange_like(polls_pass *pass, LLVMValueRef exchange, LLVMValueRef incoming);
+/* A direct call of a function whose name starts with prefix (an
+ * overloaded intrinsic: "llvm.memset."). */
+int calls_function_prefixed(LLVMValueRef inst, const char *prefix);
+/* A call of llvm.memcpy.* or llvm.memmove.*. */
+int is_memory_copy_call(LLVMValueRef inst);
 /* Internal or private: C's static, seen by no other file. */
 int has_internal_linkage(LLVMValueRef global);
 /* The function a pointer operand names, through casts; NULL if none. */

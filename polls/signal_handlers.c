@@ -71,13 +71,6 @@ static void mark_handlers_in_constant(polls_pass *pass, LLVMValueRef constant)
         mark_handlers_in_constant(pass, LLVMGetOperand(constant, i));
 }
 
-static int is_memory_copy(LLVMValueRef inst)
-{
-    LLVMValueRef callee = is_call_site(inst) ? called_function(inst) : NULL;
-    const char *name = callee ? value_name(callee) : "";
-    return strncmp(name, "llvm.memcpy.", 12) == 0 || strncmp(name, "llvm.memmove.", 13) == 0;
-}
-
 /* The functions stored into the memory at address, or copied into it from
  * a global's initializer. */
 static void mark_handlers_stored_at(polls_pass *pass, LLVMValueRef address)
@@ -89,7 +82,7 @@ static void mark_handlers_stored_at(polls_pass *pass, LLVMValueRef address)
         else if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) ||
                  (LLVMIsAConstantExpr(user) && LLVMGetConstOpcode(user) == LLVMGetElementPtr))
             mark_handlers_stored_at(pass, user);
-        else if (is_memory_copy(user) && LLVMGetOperand(user, 0) == address) {
+        else if (is_memory_copy_call(user) && LLVMGetOperand(user, 0) == address) {
             LLVMValueRef source = strip_address(LLVMGetOperand(user, 1));
             if (LLVMIsAGlobalVariable(source) && LLVMGetInitializer(source))
                 mark_handlers_in_constant(pass, LLVMGetInitializer(source));

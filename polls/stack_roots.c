@@ -154,11 +154,9 @@ typedef struct slot_stores {
 
 static int zeroes_or_copies(LLVMValueRef call)
 {
-    LLVMValueRef callee = called_function(call);
-    const char *name = callee ? value_name(callee) : "";
-    if (strncmp(name, "llvm.memcpy.", 12) == 0 || strncmp(name, "llvm.memmove.", 13) == 0)
+    if (is_memory_copy_call(call))
         return 1; /* a copy of another such buffer, or of reference slots */
-    return strncmp(name, "llvm.memset.", 12) == 0 && LLVMIsNull(LLVMGetOperand(call, 1));
+    return calls_function_prefixed(call, "llvm.memset.") && LLVMIsNull(LLVMGetOperand(call, 1));
 }
 
 typedef struct store_search {
