@@ -14,7 +14,8 @@
  *
  *   corral.callback.F(args...)         managed code without polls: what C calls
  *     if CORRAL_ABI_CALLBACK_NEEDS_ENTRY()   a statepoint: the entry's record
- *       (UNMANAGED: C was called through a transition wrapper)
+ *       (UNMANAGED: C was called through a transition wrapper; or a C
+ *       thread nobody attached, which the runtime attaches)
  *       frame = {args..., result}      on its own stack
  *       corral_call_managed(corral.callback_body.F, &frame)   (a leaf call)
  *       return frame.result
@@ -45,6 +46,8 @@
 #include "util.h"
 
 #include "corral/abi.h"
+
+#include <llvm-c/DebugInfo.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -478,6 +481,37 @@ void enter_managed_callbacks_through_runtime(polls_pass *pass)
             ptr_table_put(&pass->callback_entries, function, (uintptr_t)entry);
             replace_address_uses(pass, function, entry);
         }
+    }
+    if (saved)
+        LLVMPositionBuilderAtEnd(pass->builder, saved);
+}
+
+/* main returns to the C library, which then runs the atexit handlers and
+ * exits with main's thread still attached, MANAGED, and its frames gone: a
+ * collection on another thread would wait for it, and a handler's entry
+ * found it MANAGED and ran the handler where no walk could follow ("a
+ * managed return address without a stackmap record ... libc.so.6"). Before
+ * each of main's returns, after its return poll, the thread leaves managed
+ * code for good when main is its outermost managed frame (corral/abi.h). */
+void leave_managed_code_when_main_returns(polls_pass *pass)
+{
+    LLVMValueRef main_function = LLVMGetNamedFunction(pass->module, "main");
+    if (!main_function || LLVMIsDeclaration(main_function) ||
+        has_internal_linkage(main_function) ||
+        !(function_flags(pass, main_function) & FUNCTION_MANAGED))
+        return;
+    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(pass->context), NULL, 0, 0);
+    LLVMBasicBlockRef saved = LLVMGetInsertBlock(pass->builder);
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(main_function); block;
+         block = LLVMGetNextBasicBlock(block)) {
+        LLVMValueRef ret = LLVMGetBasicBlockTerminator(block);
+        /* A musttail callee runs as main's return: it stays managed code. */
+        if (!ret || LLVMGetInstructionOpcode(ret) != LLVMRet || function_exit_point(ret) != ret)
+            continue;
+        LLVMPositionBuilderBefore(pass->builder, ret);
+        LLVMValueRef call =
+            build_runtime_call(pass, CORRAL_ABI_MAIN_RETURNS, type, NULL, 0, 0);
+        LLVMInstructionSetDebugLoc(call, LLVMInstructionGetDebugLoc(ret));
     }
     if (saved)
         LLVMPositionBuilderAtEnd(pass->builder, saved);

@@ -367,6 +367,9 @@ int is_ref_from_int_call(LLVMValueRef inst);
 /* After classification: the address of a managed function that may reach C
  * becomes an entry that enters managed code through the runtime. */
 void enter_managed_callbacks_through_runtime(polls_pass *pass);
+/* After poll placement: before each return of a managed main, a statepoint
+ * call that leaves managed code for the atexit handlers (CORRAL_ABI_MAIN_RETURNS). */
+void leave_managed_code_when_main_returns(polls_pass *pass);
 
 /* ---- signal_handlers.c */
 /* After classification: a managed function installed as a signal handler

@@ -348,6 +348,7 @@ static void run_steps(polls_pass *pass)
     }
     mark_leaf_calls(pass);
     place_and_check_polls(pass);
+    leave_managed_code_when_main_returns(pass);
     /* After placement, so polls are safepoints too; before the checks, which
      * must see what RS4GC will see. */
     if (pass->options.gcroot_mode == CORRAL_GCROOT_PROMOTED && !pass->error_count &&

@@ -17,6 +17,7 @@
 
 #include "fatal.h"
 #include "rcu_fork.h"
+#include "thread.h"
 #include "workers_wait.h"
 
 #include <pthread.h>
@@ -160,18 +161,19 @@ static void finish_phase_on_worker(void)
         workers_futex_wake_all(&workers_outstanding);
 }
 
-static void name_this_thread(unsigned worker)
+void gc_thread_started(const char *name)
 {
-    char name[16];
-    snprintf(name, sizeof name, "corral-gc-%u", worker);
     pthread_setname_np(pthread_self(), name);
+    thread_is_collector = true;
 }
 
 static void *worker_main(void *argument)
 {
     unsigned worker = (unsigned)(uintptr_t)argument;
     uint32_t seen = worker_slots[worker].start_generation;
-    name_this_thread(worker);
+    char name[16];
+    snprintf(name, sizeof name, "corral-gc-%u", worker);
+    gc_thread_started(name);
     /* Phases look up stackmaps under RCU. */
     rcu_fork_register_thread();
     for (;;) {

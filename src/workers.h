@@ -165,6 +165,9 @@ bool gc_terminator_offer(gc_terminator *terminator, unsigned worker);
  * deliverable (blocking them would kill the process). Sets the caller's mask to that,
  * saving the old one in *saved for the caller to restore after pthread_create. */
 void gc_block_async_signals(sigset_t *saved);
+/* First call of each collector thread: names it (at most 15 characters) and marks it as
+ * the collector's (thread_is_collector), so the trace hooks it runs never attach it. */
+void gc_thread_started(const char *name);
 
 /* ---- Work queues: one deque per worker, stealing and termination in one call ----------- */
 

@@ -203,7 +203,7 @@ static void trace_young(void)
 static void *marker_main(void *unused)
 {
     (void)unused;
-    pthread_setname_np(pthread_self(), "corral-ymark");
+    gc_thread_started("corral-ymark");
     pthread_mutex_lock(&marker_lock);
     for (;;) {
         while (marker_state != MARKER_MARKING)
@@ -254,7 +254,7 @@ static void mark_beside_marker_locked(uint64_t *scanned_bytes)
 static void *helper_main(void *unused)
 {
     (void)unused;
-    pthread_setname_np(pthread_self(), "corral-ymark+");
+    gc_thread_started("corral-ymark+");
     uint64_t helped_round = 0;
     pthread_mutex_lock(&marker_lock);
     for (;;) {

@@ -16,8 +16,7 @@
 #include "stackmap/registry.h"
 #include "walker.h"
 
-/* Whether corral_init has run; written once by init, before threads attach. */
-bool corral_threads_ready;
+_Atomic bool corral_threads_ready;
 /* Stress hook run on both sides of every managed<->unmanaged transition,
  * with the thread MANAGED and its anchor recorded. Set at init. */
 static void (*transition_hook)(corral_thread *self);
@@ -47,14 +46,39 @@ static uint32_t thread_state(const corral_thread *self)
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
+/* C threads the program never attached (a C library's thread pool, a
+ * pthread_key destructor running after the thread detached) may call a
+ * managed callback. Its entry attaches them (corral_callback_needs_entry)
+ * and they stay attached, UNMANAGED, until they exit, as cgo keeps the M of
+ * a C thread (golang/go#51676): attaching per call would pay a registration,
+ * an unregistration and a deferred free each time (1.9 us, against 15 ns
+ * for the callback). Only the thread itself reads and writes these flags.
+ *
+ *   not attached --(a callback's entry: register UNMANAGED, arm exit_key)--> attached
+ *        ^                                                                  for callbacks
+ *        +--(exit_key's destructor, without the warning; corral_thread_detach)--+  |
+ *                                                                                  |
+ *   attached, the program's <--(corral_thread_attach, in C between callbacks)------+
+ *
+ * A callback from a key destructor that runs after exit_key's (the thread
+ * already detached) attaches for that call only: corral_call_managed
+ * detaches as it returns, since no other destructor would.
+ */
+static _Thread_local bool attached_for_callbacks;
+static _Thread_local bool exit_key_destructor_ran;
+static _Thread_local bool detach_after_callback;
+
 static void detach_at_thread_exit(void *record)
 {
     corral_thread *self = record;
-    fflush(stdout);
-    fprintf(stderr,
-            "corral: warning: %s (tid %d) exited without corral_thread_detach; detached it "
-            "at its exit\n",
-            self->name, (int)self->tid);
+    exit_key_destructor_ran = true;
+    if (!attached_for_callbacks) {
+        fflush(stdout);
+        fprintf(stderr,
+                "corral: warning: %s (tid %d) exited without corral_thread_detach; detached it "
+                "at its exit\n",
+                self->name, (int)self->tid);
+    }
     corral_current_thread = self; /* thread-local storage outlives key destructors */
     self->segment = NULL;         /* pthread_exit may leave from a nested segment */
     corral_thread_detach();
@@ -73,6 +97,16 @@ static void detach_at_exit_if_attached(corral_thread *self)
         CORRAL_FATAL("pthread_setspecific for the thread-exit detach failed");
 }
 
+/* Registers the calling thread, UNMANAGED, with a fresh TLAB (ours until
+ * the record is published: reset first) and the exit key armed. */
+static corral_thread *attach_unmanaged(void)
+{
+    corral_thread_tlab = (corral_tlab){0};
+    corral_thread *self = thread_register_self(&corral_thread_tlab);
+    detach_at_exit_if_attached(self);
+    return self;
+}
+
 /* A thread the runtime started attached for its start routine
  * (managed_thread_main) lets the routine attach and detach itself once more,
  * as a routine written for plain pthread_create does: that inner pair does
@@ -87,19 +121,19 @@ CORRAL_RUNTIME_ENTRY int corral_thread_attach(void)
         corral_set_error("corral_thread_attach: corral_init has not run");
         return CORRAL_ERROR_STATE;
     }
-    if (corral_current_thread) {
+    corral_thread *self = corral_current_thread;
+    if (self && attached_for_callbacks && !self->segment) {
+        attached_for_callbacks = false; /* in C between callbacks: now the program's to detach */
+    } else if (self) {
         if (started_attached && !routine_attached) {
             routine_attached = true;
             return 0;
         }
-        corral_set_error("corral_thread_attach: %s is already attached",
-                         corral_current_thread->name);
+        corral_set_error("corral_thread_attach: %s is already attached", self->name);
         return CORRAL_ERROR_STATE;
+    } else {
+        self = attach_unmanaged();
     }
-    /* The TLAB is ours until the record is published: reset it first. */
-    corral_thread_tlab = (corral_tlab){0};
-    corral_thread *self = thread_register_self(&corral_thread_tlab);
-    detach_at_exit_if_attached(self);
     /* Wait out a collection in progress before touching our own record. */
     thread_resume_managed(self);
     /* Called from managed code: every managed frame now on the stack (up to
@@ -143,6 +177,7 @@ CORRAL_RUNTIME_ENTRY void corral_thread_detach(void)
     self->in_managed_code = false;
     thread_publish_stopped(self, THREAD_UNMANAGED);
     pthread_setspecific(exit_key, NULL);
+    attached_for_callbacks = false;
     thread_unregister_self();
 }
 
@@ -187,13 +222,41 @@ void *corral_call_managed(void *(*fn)(void *), void *arg)
     self->anchor = segment.previous_anchor;
     self->in_managed_code = segment.previous_in_managed;
     thread_publish_stopped(self, THREAD_UNMANAGED);
+    if (detach_after_callback && !self->segment) {
+        detach_after_callback = false;
+        corral_thread_detach();
+    }
     return result;
+}
+
+CORRAL_RUNTIME_ENTRY void corral_main_returns(void)
+{
+    frame_anchor main_frame = FRAME_ANCHOR_OF_CALLER();
+    corral_thread *self = corral_current_thread;
+    /* Only main as the outermost managed frame: not a recursive call of it,
+     * nor a main run by corral_call_managed (an inner segment). */
+    if (!self || self->segment != &self->base_segment ||
+        walker_frame_cfa(main_frame) != self->base_segment.outer_cfa)
+        return;
+    self->segment = NULL;
+    self->anchor = (frame_anchor){0};
+    self->in_managed_code = false;
+    thread_publish_stopped(self, THREAD_UNMANAGED);
 }
 
 int corral_callback_needs_entry(void)
 {
     corral_thread *self = corral_current_thread;
-    return self && thread_state(self) == THREAD_UNMANAGED;
+    if (self)
+        return thread_state(self) == THREAD_UNMANAGED;
+    /* Before init only C runs; a collector thread runs trace hooks unattached. */
+    if (!corral_threads_ready || thread_is_collector)
+        return 0;
+    attach_unmanaged();
+    attached_for_callbacks = true;
+    /* After its exit key's destructor (in a later key's): nothing else would detach it. */
+    detach_after_callback = exit_key_destructor_ran;
+    return 1;
 }
 
 /* Both transitions keep errno: the wrapper calls them around the C callee,

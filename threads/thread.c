@@ -25,6 +25,7 @@
 #include "satb_log.h"
 
 __thread corral_thread *corral_current_thread;
+__thread bool thread_is_collector;
 
 /* corral/shadow_stack.h: pushed and popped by gcroot code, before and after
  * attach alike; the record keeps its address for the walker. */

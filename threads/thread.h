@@ -236,7 +236,15 @@ bool transition_uses_membarrier(void);
                     *(uintptr_t *)__builtin_frame_address(0)})
 
 /* --- the thread API's internals (attach.c) */
-extern bool corral_threads_ready;
+/* Whether corral_init has run. Writer: corral_init, once, before it returns.
+ * Readers: attach, and callback entries on C threads that may have started
+ * before init (seq_cst: they then see what init set up). */
+extern _Atomic bool corral_threads_ready;
+/* Set by each of the collector's own threads (GC workers, the concurrent
+ * marker and its helpers) at its start, read only by that thread: a trace
+ * hook of managed code it runs through a callback entry must run there
+ * unattached; attaching would wait for the very collection it works for. */
+extern __thread bool thread_is_collector;
 corral_thread *thread_require_attached(const char *call);
 void transitions_set_hook(void (*hook)(corral_thread *self));
 

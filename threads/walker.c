@@ -178,6 +178,15 @@ uintptr_t walker_outermost_managed_cfa(frame_anchor from)
     return outermost;
 }
 
+uintptr_t walker_frame_cfa(frame_anchor at)
+{
+    rcu_read_lock();
+    const stackmap_record *record = stackmap_lookup_in_read_section(at.return_address);
+    uintptr_t cfa = record ? record_frame_cfa(record, at.stack_pointer, at.frame_pointer) : 0;
+    rcu_read_unlock();
+    return cfa;
+}
+
 /* More roots than any function has: a corrupt chain, not a frame. */
 enum { SHADOW_STACK_MAX_ROOTS = 1 << 20 };
 /* Beyond any frame's size: a run at a larger offset is a corrupt map. */

@@ -25,6 +25,8 @@ void walker_for_each_frame(const corral_thread *thread,
  * from: frames are followed while their return address has a stackmap
  * record. 0 when from itself is not managed. Thread: the owner, MANAGED. */
 uintptr_t walker_outermost_managed_cfa(frame_anchor from);
+/* The CFA of the one frame at `at`; 0 when its return address has no record. */
+uintptr_t walker_frame_cfa(frame_anchor at);
 
 /* Rewrites the thread's recorded slots through forward(): derived pointers
  * first (from their old bases), then every base slot exactly once. A slot

@@ -40,10 +40,19 @@
  *     CORRAL_ABI_CALLBACK_NEEDS_ENTRY()  -- int (void), a statepoint
  *                                           without references (its record)
  * and when it answers nonzero (the thread is attached and UNMANAGED: C was
- * called through a transition wrapper) runs the function through
- * corral_call_managed, a leaf call; else (MANAGED, or not attached)
- * musttail-calls it. */
+ * called through a transition wrapper; or it was a C thread not attached,
+ * which it attached) runs the function through corral_call_managed, a leaf
+ * call; else (MANAGED; before corral_init; a collector thread running a
+ * trace hook) musttail-calls it. */
 #define CORRAL_ABI_CALLBACK_NEEDS_ENTRY "corral_callback_needs_entry"
+
+/* Before each return of a managed main, after its return poll, a
+ * statepoint without references (its record lets the runtime find main's
+ * frame): void (void). When main is the thread's outermost managed frame,
+ * the thread becomes UNMANAGED with no managed frames, as C code that
+ * attached: the C library's atexit handlers then enter through their
+ * entries, and collections no longer wait for the thread. */
+#define CORRAL_ABI_MAIN_RETURNS "corral_main_returns"
 
 /* Pin count up and down around a call that passes references through "..."
  * (void fn(ptr addrspace(1)); null is ignored; gc-leaf). */

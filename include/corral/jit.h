@@ -31,10 +31,16 @@ void corral_transition_to_managed(void);
 
 /* Asked by the entry the pass gives a managed function whose address may
  * reach C (corral/abi.h): 1 when the calling thread is attached and
- * UNMANAGED, so the function must run through corral_call_managed. Never
- * collects; called as a statepoint, which gives the entry its record. A
- * JIT whose code takes such addresses resolves it and corral_call_managed. */
+ * UNMANAGED, so the function must run through corral_call_managed. A C
+ * thread that was never attached (or detached) is attached here, UNMANAGED,
+ * until it exits, and gets 1 too; the collector's own threads and any
+ * thread before corral_init get 0. Never collects; called as a statepoint,
+ * which gives the entry its record. A JIT whose code takes such addresses
+ * resolves it and corral_call_managed. */
 int corral_callback_needs_entry(void);
+/* Called by a managed main before it returns (corral/abi.h): the thread
+ * leaves managed code for the C library's atexit handlers and exit. */
+void corral_main_returns(void);
 
 /* Called around a call that passes references through "..." (the pass
  * emits them, see corral/abi.h): the object stays pinned until the call

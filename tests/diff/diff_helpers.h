@@ -140,6 +140,69 @@ static uint64_t diff_cookie(uint64_t x, obj_ref keep)
 }
 #endif
 
+#ifdef DIFF_WITH_FOREIGN_CALLERS
+#include <semaphore.h>
+#include <signal.h>
+#include <time.h>
+/* rounds() (the program's, declared before this file) on threads nobody
+ * attached and after main: under corralc each of these functions is
+ * entered through its entry, which attaches a C thread. */
+static uint64_t diff_timer_total, diff_destructor_total;
+static sem_t diff_timer_done;
+static pthread_key_t diff_key;
+
+/* On a thread glibc starts for the timer. */
+static void diff_on_timer(union sigval value)
+{
+    diff_timer_total = rounds((uint64_t)value.sival_int, 0);
+    sem_post(&diff_timer_done);
+}
+static uint64_t diff_rounds_on_timer_thread(int salt)
+{
+    sem_init(&diff_timer_done, 0, 0);
+    struct sigevent event = {.sigev_notify = SIGEV_THREAD,
+                             .sigev_notify_function = diff_on_timer,
+                             .sigev_value.sival_int = salt};
+    timer_t timer;
+    if (timer_create(CLOCK_MONOTONIC, &event, &timer) != 0) {
+        perror("diff: timer_create");
+        exit(3);
+    }
+    struct itimerspec once = {.it_value = {0, 1000000}};
+    timer_settime(timer, 0, &once, NULL);
+    while (sem_wait(&diff_timer_done) != 0)
+        ;
+    timer_delete(timer);
+    return diff_timer_total;
+}
+
+/* After the thread's routine returned (and, under corralc, it detached). */
+static void diff_destroy(void *salt)
+{
+    diff_destructor_total = rounds((uint64_t)(uintptr_t)salt, 0);
+}
+static void *diff_keyed_thread(void *salt)
+{
+    pthread_setspecific(diff_key, salt);
+    return NULL;
+}
+static uint64_t diff_rounds_in_key_destructor(int salt)
+{
+    pthread_key_create(&diff_key, diff_destroy);
+    pthread_t thread;
+    diff_thread_start(&thread, diff_keyed_thread, (void *)(uintptr_t)salt);
+    pthread_join(thread, NULL);
+    pthread_key_delete(diff_key);
+    return diff_destructor_total;
+}
+
+/* After main returned: the C library runs it before exiting. */
+static void diff_at_exit(void)
+{
+    printf("atexit = %016llx\n", (unsigned long long)rounds(3, 0));
+}
+#endif
+
 #ifdef DIFF_WITH_INDIRECT_VARARGS
 /* snprintf through a pointer the compiler cannot see through. */
 static int (*volatile diff_snprintf_pointer)(char *, size_t, const char *, ...) = snprintf;

@@ -69,6 +69,11 @@ every one but those its KNOWN_BUGS table lists for the level):
   callbacks-in-memory  a function stdio calls from the struct of callbacks
                     fopencookie was given (the thread in C), allocating,
                     while a reference is live across the stream
+  foreign-callers   managed code that C calls from threads and at times the
+                    program did not arrange: rounds() in the notify function
+                    of a SIGEV_THREAD timer (a thread glibc starts), in a
+                    pthread_key destructor (after its thread detached) and
+                    in an atexit handler (after main returned)
   stack-slots       references in stack memory: a stack array of references
                     filled by a helper through out-parameters and walked by
                     pointer, a struct of three references (in memory: sret
@@ -84,7 +89,8 @@ import sys
 SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "indirect-varargs",
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
           "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp", "headerless",
-          "cut", "slot-helpers", "ref-vectors", "atomics", "stack-slots", "callbacks-in-memory"]
+          "cut", "slot-helpers", "ref-vectors", "atomics", "stack-slots", "callbacks-in-memory",
+          "foreign-callers"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -674,6 +680,9 @@ class Generator:
         # A coin of its own, so the rest of the program is the same either way.
         if "headerless" in self.shapes and random.Random(seed * 2 + 1).random() < 0.5:
             self.out.append("#define DIFF_HEADERLESS_OBJ 1")
+        if "foreign-callers" in self.shapes:  # the helpers run rounds() on other threads
+            self.out.append("#include <stdint.h>")
+            self.out.append("static uint64_t rounds(uint64_t salt, int print);")
         self.out.append('#include "diff_helpers.h"')
         self.out.append("")
         self.function_count = r.randrange(4, 10)
@@ -693,6 +702,9 @@ class Generator:
         self.out.append("int main(void)")
         self.out.append("{")
         self.emit("diff_start();")
+        foreign = "foreign-callers" in self.shapes
+        if foreign:
+            self.emit("atexit(diff_at_exit);")
         if threads:
             self.emit("pthread_t threads[%d];" % threads)
             self.emit("for (uintptr_t t = 0; t < %d; t++)" % threads)
@@ -706,6 +718,11 @@ class Generator:
             self.emit("pthread_join(threads[t], 0);", 2)
             self.emit('printf("thread %d = %016llx\\n", t, (unsigned long long)thread_totals[t]);', 2)
             self.emit("}")
+        if foreign:
+            self.emit("uint64_t timer = diff_rounds_on_timer_thread(%d);" % r.randrange(1, 1000))
+            self.emit("uint64_t destructor = diff_rounds_in_key_destructor(%d);" % r.randrange(1, 1000))
+            self.emit('printf("timer thread = %016llx, key destructor = %016llx\\n", '
+                      '(unsigned long long)timer, (unsigned long long)destructor);')
         self.emit("diff_stop();")
         self.emit('printf("checksum = %016llx\\n", (unsigned long long)(total ^ deep));')
         self.emit("return 0;")

@@ -2,6 +2,7 @@
  * managed ones. Built by the ordinary compiler, so corral-opt never sees it;
  * managed callers reach these through GC-transition wrappers. */
 #include <corral.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <unistd.h>
 
@@ -91,4 +92,78 @@ long unmanaged_run_table(long (*const *table)(long), int count)
     for (int i = 0; i < count; i++)
         sum += table[i](i);
     return sum;
+}
+
+/* A thread pool of plain C: `threads` threads the program never attached,
+ * each calling work(i) for i in 0..calls-1; returns the sum of the results.
+ * Managed work runs through its entry, which attaches the thread. */
+typedef struct pool_job {
+    long (*work)(long);
+    long calls, sum;
+    pthread_t thread;
+} pool_job;
+
+static void *pool_thread(void *context)
+{
+    pool_job *job = context;
+    for (long i = 0; i < job->calls; i++)
+        job->sum += job->work(i);
+    return NULL;
+}
+
+long unmanaged_pool_run(long (*work)(long), int threads, long calls)
+{
+    pool_job jobs[16];
+    if (threads > 16)
+        threads = 16;
+    for (int t = 0; t < threads; t++) {
+        jobs[t] = (pool_job){.work = work, .calls = calls};
+        if (pthread_create(&jobs[t].thread, NULL, pool_thread, &jobs[t]) != 0)
+            return -1;
+    }
+    long sum = 0;
+    for (int t = 0; t < threads; t++) {
+        pthread_join(jobs[t].thread, NULL);
+        sum += jobs[t].sum;
+    }
+    return sum;
+}
+
+/* A thread of plain C whose pthread_key destructor calls work(argument)
+ * (with call_in_body, its body calls work(argument) first): returns the
+ * destructor's result. The destructor runs before or after the runtime's
+ * own (glibc runs them in the order of the keys). */
+typedef struct destructor_job {
+    long (*work)(long);
+    long argument, result;
+    int call_in_body;
+} destructor_job;
+
+static pthread_key_t destructor_key;
+
+static void destructor_calls_work(void *context)
+{
+    destructor_job *job = context;
+    job->result = job->work(job->argument);
+}
+
+static void *destructor_thread(void *context)
+{
+    destructor_job *job = context;
+    if (job->call_in_body)
+        job->work(job->argument);
+    pthread_setspecific(destructor_key, job);
+    return NULL;
+}
+
+long unmanaged_call_from_key_destructor(long (*work)(long), long argument, int call_in_body)
+{
+    destructor_job job = {work, argument, -1, call_in_body};
+    pthread_t thread;
+    if (pthread_key_create(&destructor_key, destructor_calls_work) != 0 ||
+        pthread_create(&thread, NULL, destructor_thread, &job) != 0)
+        return -1;
+    pthread_join(thread, NULL);
+    pthread_key_delete(destructor_key);
+    return job.result;
 }

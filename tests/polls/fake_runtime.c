@@ -166,6 +166,11 @@ void corral_thread_detach(void)
 {
 }
 
+/* A managed main's last call: nothing to leave here, no thread is attached. */
+void corral_main_returns(void)
+{
+}
+
 /* setjmp in managed code: the chain of frames keeping references, put
  * back at a second return (nothing moves here, so that is all). */
 __thread corral_shadow_stack_entry *corral_frame_roots_head;

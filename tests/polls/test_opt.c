@@ -729,6 +729,21 @@ static void test_rewrites(void)
        "local function pointer, keep the functions; direct calls keep them too");
     free(ir);
 
+    /* main leaves managed code as it returns, for the atexit handlers. */
+    ir = opt_ok("", "main_returns.ll");
+    char *main_body = ir ? ir_function(ir, "main") : NULL;
+    const char *leave = "elementtype(void ()) @corral_main_returns,";
+    int each_before_ret = main_body != NULL;
+    for (const char *at = main_body ? strstr(main_body, leave) : NULL; at; at = strstr(at + 1, leave))
+        each_before_ret &= strncmp(strchr(at, '\n') + 1, "  ret i32 ", 10) == 0;
+    ok(main_body && count_of(main_body, leave) == 2 && each_before_ret &&
+           strstr(main_body, "musttail call i32 @tail_main(i32 %argc)") &&
+           count_of(ir, "@corral_main_returns") == 3, /* the two calls and the declaration */
+       "main: a statepoint calling corral_main_returns right before each return, after its "
+       "return poll; not before a musttail call's return, nor in other functions");
+    free(main_body);
+    free(ir);
+
     command_result threads;
     ir = opt_ir("", "thrd_create.ll", &threads);
     char *adapter = ir ? ir_function(ir, "corral.thrd_start.worker") : NULL;
