@@ -311,11 +311,15 @@ static int operand_keeps_function(LLVMValueRef inst, unsigned index)
     return index < LLVMGetNumArgOperands(inst) && callee && takes_no_callbacks(callee);
 }
 
-/* The module's own tables (llvm.used, llvm.global.annotations, the
- * constructors) name functions, not addresses C calls. */
+/* The module's own tables (llvm.used, llvm.global.annotations) name
+ * functions, not addresses C calls. Not llvm.global_ctors and
+ * llvm.global_dtors: the C library calls those, at load (dlopen included)
+ * and at exit, when main has left managed code. */
 static int is_llvm_table(LLVMValueRef global)
 {
-    return strncmp(value_name(global), "llvm.", 5) == 0;
+    const char *name = value_name(global);
+    return strncmp(name, "llvm.", 5) == 0 && strcmp(name, "llvm.global_ctors") != 0 &&
+           strcmp(name, "llvm.global_dtors") != 0;
 }
 
 static int is_aggregate_constant(LLVMValueRef constant)

@@ -196,10 +196,15 @@ static uint64_t diff_rounds_in_key_destructor(int salt)
     return diff_destructor_total;
 }
 
-/* After main returned: the C library runs it before exiting. */
+/* After main returned: the C library runs it before exiting, and the
+ * destructor after it. */
 static void diff_at_exit(void)
 {
     printf("atexit = %016llx\n", (unsigned long long)rounds(3, 0));
+}
+__attribute__((destructor)) static void diff_at_unload(void)
+{
+    printf("destructor = %016llx\n", (unsigned long long)rounds(4, 0));
 }
 #endif
 

@@ -72,8 +72,9 @@ every one but those its KNOWN_BUGS table lists for the level):
   foreign-callers   managed code that C calls from threads and at times the
                     program did not arrange: rounds() in the notify function
                     of a SIGEV_THREAD timer (a thread glibc starts), in a
-                    pthread_key destructor (after its thread detached) and
-                    in an atexit handler (after main returned)
+                    pthread_key destructor (after its thread detached), in
+                    an atexit handler and in a destructor function (after
+                    main returned)
   stack-slots       references in stack memory: a stack array of references
                     filled by a helper through out-parameters and walked by
                     pointer, a struct of three references (in memory: sret

@@ -1,12 +1,13 @@
 /* Managed code that C calls from threads, and at times, the program did
  * not arrange: a thread pool of plain C, pthread_key destructors (after the
  * thread detached), trace hooks on the collector's own threads, and atexit
- * handlers after main returns. Before 2026-11-29 the first allocation in a
+ * handlers and destructors after main returns. Before 2026-11-29 the first allocation in a
  * pool thread or a destructor stopped the program ("corral_alloc: the
  * calling thread is not attached"), and an allocating atexit handler
  * stopped it in the stack walk ("a managed return address without a
  * stackmap record ... libc.so.6"): main had returned with its thread still
- * MANAGED. Now a callback's entry attaches a C thread until it exits
+ * MANAGED; a destructor function, called by the C library directly, ran
+ * managed code while the thread was in C. Now a callback's entry attaches a C thread until it exits
  * (threads/attach.c), and main leaves managed code as it returns
  * (CORRAL_ABI_MAIN_RETURNS). Built with corralc at -O0 and -O2. */
 #include <corral.h>
@@ -208,8 +209,21 @@ static void at_exit(void)
     printf("atexit handler: %ld\n", n->value + n->left->value);
 }
 
+/* A destructor: the C library runs it after the atexit handlers. */
+static bool in_atexit_child;
+__attribute__((destructor)) static void at_unload(void)
+{
+    if (!in_atexit_child)
+        return;
+    noderef n = new_node(40);
+    corral_collect();
+    n->left = kept;
+    printf("destructor: %ld\n", n->value + n->left->value);
+}
+
 static int atexit_child(void)
 {
+    in_atexit_child = true;
     if (corral_init(NULL) != 0 || corral_thread_attach() != 0)
         return 2;
     corral_global_root_add((corral_ref *)&kept);
@@ -226,8 +240,9 @@ static void atexit_handlers(void *self)
                                       60);
     ok(!run.timed_out && WIFEXITED(run.status) && WEXITSTATUS(run.status) == 3,
        "main returns 3 while another thread collects: the process exits with 3");
-    like_str(run.output, "atexit handler: 42\n",
-             "an atexit handler joins that thread, allocates and collects after main returned");
+    like_str(run.output, "atexit handler: 42\ndestructor: 41\n",
+             "an atexit handler joins that thread, allocates and collects after main returned; "
+             "then a destructor (__attribute__((destructor))) does");
     free(run.output);
 }
 
@@ -243,6 +258,7 @@ int main(int argc, char **argv)
                 "CORRAL_GC_STRESS=alloc:1,move-all,poison");
     tap_subtest("trace hooks of managed code on 4 GC workers", 120, trace_hooks,
                 "CORRAL_GC_THREADS=4 CORRAL_GC_STRESS=move-all,poison CORRAL_GC_VERIFY=after");
-    tap_subtest("atexit handlers after main returns", 120, atexit_handlers, argv[0]);
+    tap_subtest("atexit handlers and destructors after main returns", 120, atexit_handlers,
+                argv[0]);
     return done_testing();
 }

@@ -729,8 +729,9 @@ static void test_rewrites(void)
        "local function pointer, keep the functions; direct calls keep them too");
     free(ir);
 
-    /* main leaves managed code as it returns, for the atexit handlers. */
-    ir = opt_ok("", "main_returns.ll");
+    /* main leaves managed code as it returns, for the atexit handlers and
+     * destructors; the C library calls the constructors and destructors. */
+    ir = opt_ok("", "exit_paths.ll");
     char *main_body = ir ? ir_function(ir, "main") : NULL;
     const char *leave = "elementtype(void ()) @corral_main_returns,";
     int each_before_ret = main_body != NULL;
@@ -741,6 +742,11 @@ static void test_rewrites(void)
            count_of(ir, "@corral_main_returns") == 3, /* the two calls and the declaration */
        "main: a statepoint calling corral_main_returns right before each return, after its "
        "return poll; not before a musttail call's return, nor in other functions");
+    ok(ir && strstr(ir, "{ i32 65535, ptr @corral.callback.at_load, ptr null }") &&
+           strstr(ir, "{ i32 65535, ptr @corral.callback.at_exit, ptr null }") &&
+           strstr(ir, "@llvm.used = appending global [1 x ptr] [ptr @kept]"),
+       "the constructor and destructor tables hold the functions' entries; llvm.used keeps "
+       "its function");
     free(main_body);
     free(ir);
 
