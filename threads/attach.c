@@ -46,6 +46,13 @@ static uint32_t thread_state(const corral_thread *self)
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
+/* A thread the runtime started attached for its start routine
+ * (managed_thread_main) lets the routine attach and detach itself once more,
+ * as a routine written for plain pthread_create does: that inner pair does
+ * nothing. Only the thread itself reads and writes these. */
+static _Thread_local bool started_attached; /* in managed_thread_main, around the routine */
+static _Thread_local bool routine_attached; /* the routine's own attach, not yet detached */
+
 /* C threads the program never attached (a C library's thread pool, a
  * pthread_key destructor running after the thread detached) may call a
  * managed callback. Its entry attaches them (corral_callback_needs_entry)
@@ -72,7 +79,9 @@ static void detach_at_thread_exit(void *record)
 {
     corral_thread *self = record;
     exit_key_destructor_ran = true;
-    if (!attached_for_callbacks) {
+    /* Started by the runtime, its routine ended by pthread_exit or a
+     * cancellation; or attached by a callback's entry: nothing to warn of. */
+    if (!attached_for_callbacks && !started_attached) {
         fflush(stdout);
         fprintf(stderr,
                 "corral: warning: %s (tid %d) exited without corral_thread_detach; detached it "
@@ -81,6 +90,7 @@ static void detach_at_thread_exit(void *record)
     }
     corral_current_thread = self; /* thread-local storage outlives key destructors */
     self->segment = NULL;         /* pthread_exit may leave from a nested segment */
+    started_attached = routine_attached = false; /* else detach would skip the routine's pair */
     corral_thread_detach();
 }
 
@@ -106,13 +116,6 @@ static corral_thread *attach_unmanaged(void)
     detach_at_exit_if_attached(self);
     return self;
 }
-
-/* A thread the runtime started attached for its start routine
- * (managed_thread_main) lets the routine attach and detach itself once more,
- * as a routine written for plain pthread_create does: that inner pair does
- * nothing. Only the thread itself reads and writes these. */
-static _Thread_local bool started_attached; /* in managed_thread_main, around the routine */
-static _Thread_local bool routine_attached; /* the routine's own attach, not yet detached */
 
 CORRAL_RUNTIME_ENTRY int corral_thread_attach(void)
 {

@@ -1,7 +1,8 @@
 /* Managed code that C calls from threads, and at times, the program did
  * not arrange: a thread pool of plain C, pthread_key destructors (after the
  * thread detached), trace hooks on the collector's own threads, and atexit
- * handlers and destructors after main returns. Before 2026-11-29 the first allocation in a
+ * handlers and destructors after main returns; and threads that end
+ * without returning (pthread_cancel, pthread_exit). Before 2026-11-29 the first allocation in a
  * pool thread or a destructor stopped the program ("corral_alloc: the
  * calling thread is not attached"), and an allocating atexit handler
  * stopped it in the stack walk ("a managed return address without a
@@ -131,6 +132,70 @@ static void key_destructors(void *settings)
     free(warnings);
 }
 
+/* Threads managed code started (corral_pthread_create) that end without
+ * returning: cancelled while blocked in C, or by pthread_exit after the
+ * routine attached itself once more (through a helper, so the pass still
+ * starts it attached). */
+static int cancel_pipe[2];
+static void *block_in_read(void *unused)
+{
+    (void)unused;
+    noderef n = new_node(7);
+    char byte;
+    if (read(cancel_pipe[0], &byte, 1) < 0) /* UNMANAGED: cancelled here */
+        return NULL;
+    return (void *)(intptr_t)n->value;
+}
+
+static __attribute__((noinline)) void attach_again(void)
+{
+    corral_thread_attach(); /* the routine's own pair, as for plain pthread_create */
+}
+
+static void *attach_then_exit(void *unused)
+{
+    (void)unused;
+    attach_again();
+    noderef n = new_node(8);
+    corral_collect();
+    pthread_exit((void *)(intptr_t)n->value);
+}
+
+static void *end_results[3];
+static void start_and_end_threads(void *unused)
+{
+    (void)unused;
+    pthread_t threads[3];
+    pthread_create(&threads[0], NULL, block_in_read, NULL);
+    pthread_create(&threads[1], NULL, block_in_read, NULL);
+    pthread_create(&threads[2], NULL, attach_then_exit, NULL);
+    pthread_cancel(threads[0]);
+    pthread_cancel(threads[1]);
+    for (int t = 0; t < 3; t++)
+        pthread_join(threads[t], &end_results[t]);
+}
+
+static void threads_ended_early(void *settings)
+{
+    test_start(settings, true);
+    if (pipe(cancel_pipe) != 0)
+        bail_out("pipe failed");
+    char *warnings = stderr_of(start_and_end_threads, NULL);
+    ok(end_results[0] == PTHREAD_CANCELED && end_results[1] == PTHREAD_CANCELED &&
+           end_results[2] == (void *)8,
+       "two threads cancelled in read(), one ended by pthread_exit");
+    noderef kept = new_node(9);
+    for (int i = 0; i < 20; i++)
+        filled_tree(3, i);
+    corral_collect();
+    is_int(kept->value + attached_threads(), 9 + 1, "collections go on; each was detached");
+    ok(!strstr(warnings, "exited without corral_thread_detach"),
+       "without the warning: the runtime started them attached");
+    if (*warnings)
+        diag("stderr: %s", warnings);
+    free(warnings);
+}
+
 /* A type traced by a hook of managed code: the collector calls it through
  * the hook's entry, on its own threads, which must not attach. */
 struct pair {
@@ -250,12 +315,14 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "atexit") == 0)
         return atexit_child();
-    plan(4);
+    plan(5);
     tap_subtest("a thread pool of plain C", 120, thread_pool,
                 "CORRAL_HEAP_MIN=1M CORRAL_GC_STRESS=alloc:random:8,move-all,poison "
                 "CORRAL_GC_VERIFY=after");
     tap_subtest("pthread_key destructors", 120, key_destructors,
                 "CORRAL_GC_STRESS=alloc:1,move-all,poison");
+    tap_subtest("threads ended by pthread_cancel and pthread_exit", 120, threads_ended_early,
+                "CORRAL_GC_STRESS=alloc:random:4,move-all,poison");
     tap_subtest("trace hooks of managed code on 4 GC workers", 120, trace_hooks,
                 "CORRAL_GC_THREADS=4 CORRAL_GC_STRESS=move-all,poison CORRAL_GC_VERIFY=after");
     tap_subtest("atexit handlers and destructors after main returns", 120, atexit_handlers,
