@@ -30,8 +30,12 @@
  * other its frame lies below the transition's anchor, where no walk goes.
  * Its record makes the runtime take it for managed code, as it took F
  * (corral_pthread_create_any). Every use of the address is the entry, so
- * managed code in this file compares such addresses as C would; C in other
- * files that takes F's address gets F.
+ * managed code in this file compares such addresses as C would. An
+ * external F that C can enter gets an entry even if its address is never
+ * taken here, and at the end of the pass the entry takes F's symbol and F
+ * becomes internal (corral.managed.F): C in other files that calls F by
+ * name, takes its address or finds it with dlsym enters through the
+ * runtime, and managed callers in the module call F directly.
  *
  * Not wrapped: addresses only managed code calls (a static dispatch table),
  * arguments of the runtime's functions and of the thread starters (which
@@ -47,6 +51,7 @@
 
 #include "corral/abi.h"
 
+#include <llvm-c/Comdat.h>
 #include <llvm-c/DebugInfo.h>
 
 #include <stdlib.h>
@@ -54,6 +59,9 @@
 
 #define ENTRY_PREFIX "corral.callback."
 #define BODY_PREFIX "corral.callback_body."
+/* An external function whose entry took its symbol (threads/symbolize.c
+ * shows it without the prefix). */
+#define EXTERNAL_BODY_PREFIX "corral.managed."
 
 /* Callees whose function arguments are not called back from C as
  * callbacks: the runtime's own (which enter managed code themselves, as
@@ -454,15 +462,33 @@ static size_t replace_address_uses(polls_pass *pass, LLVMValueRef function, LLVM
     return replaced;
 }
 
-/* Whether the function's address gets its entry: it is taken, it may reach
- * C, and C can call it (no references, arguments C passes in registers). */
-static int needs_entry(polls_pass *pass, LLVMValueRef function)
+/* Whether C can enter the function through an entry: no references, its
+ * arguments in registers, not a signal handler, not attaching itself. */
+static int enterable(polls_pass *pass, LLVMValueRef function)
 {
     return !(function_flags(pass, function) & FUNCTION_SIGNAL_HANDLER) &&
            !touches_references(function) && !why_not_enterable(function) &&
-           !function_calls(function, "corral_thread_attach") &&
-           replace_address_uses(pass, function, NULL) > 0 &&
+           !function_calls(function, "corral_thread_attach");
+}
+
+/* Whether the function's address gets its entry: it is taken and it may
+ * reach C. */
+static int address_needs_entry(polls_pass *pass, LLVMValueRef function)
+{
+    return replace_address_uses(pass, function, NULL) > 0 &&
            function_address_may_reach_c(pass, function);
+}
+
+/* Whether C in other files may call the function by name, so its symbol
+ * should be its entry: external (not weak, not in a comdat, which another
+ * object's copy may replace), not main (the C library calls it before
+ * corral_init) nor named like the runtime's. */
+static int symbol_needs_entry(polls_pass *pass, LLVMValueRef function)
+{
+    const char *name = value_name(function);
+    return !pass->options.keep_external_symbols &&
+           LLVMGetLinkage(function) == LLVMExternalLinkage && !LLVMGetComdat(function) &&
+           strcmp(name, "main") != 0 && strncmp(name, "corral_", 7) != 0;
 }
 
 void enter_managed_callbacks_through_runtime(polls_pass *pass)
@@ -480,11 +506,18 @@ void enter_managed_callbacks_through_runtime(polls_pass *pass)
     }
     for (size_t f = 0; f < managed && !pass->error_count; f++) {
         LLVMValueRef function = pass->managed_functions.items[f];
-        if (needs_entry(pass, function)) {
-            LLVMValueRef entry = build_entry(pass, function);
-            ptr_table_put(&pass->callback_entries, function, (uintptr_t)entry);
+        if (!enterable(pass, function))
+            continue;
+        int address = address_needs_entry(pass, function);
+        int symbol = symbol_needs_entry(pass, function);
+        if (!address && !symbol)
+            continue;
+        LLVMValueRef entry = build_entry(pass, function);
+        ptr_table_put(&pass->callback_entries, function, (uintptr_t)entry);
+        if (address)
             replace_address_uses(pass, function, entry);
-        }
+        if (symbol)
+            VEC_PUSH(pass->external_entries, function);
     }
     if (saved)
         LLVMPositionBuilderAtEnd(pass->builder, saved);
@@ -519,4 +552,26 @@ void leave_managed_code_when_main_returns(polls_pass *pass)
     }
     if (saved)
         LLVMPositionBuilderAtEnd(pass->builder, saved);
+}
+
+void publish_external_entries(polls_pass *pass)
+{
+    for (size_t i = 0; i < pass->external_entries.count; i++) {
+        LLVMValueRef function = pass->external_entries.items[i];
+        uintptr_t entry_word = 0;
+        ptr_table_get(&pass->callback_entries, function, &entry_word);
+        LLVMValueRef entry = (LLVMValueRef)entry_word;
+        char *name = xstrdup(value_name(function));
+        char *internal_name = xasprintf(EXTERNAL_BODY_PREFIX "%s", name);
+        LLVMSetValueName2(function, internal_name, strlen(internal_name));
+        LLVMSetValueName2(entry, name, strlen(name));
+        LLVMSetLinkage(entry, LLVMGetLinkage(function));
+        LLVMSetVisibility(entry, LLVMGetVisibility(function));
+        LLVMSetDLLStorageClass(entry, LLVMGetDLLStorageClass(function));
+        LLVMSetLinkage(function, LLVMInternalLinkage);
+        LLVMSetVisibility(function, LLVMDefaultVisibility);
+        LLVMSetDLLStorageClass(function, LLVMDefaultStorageClass);
+        free(internal_name);
+        free(name);
+    }
 }

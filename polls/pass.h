@@ -75,6 +75,7 @@ typedef struct polls_pass {
     ptr_table function_flags;     /* LLVMValueRef function -> enum function_flags */
     ptr_table wrappers;           /* callee -> wrapper, for non-varargs callees */
     ptr_table callback_entries;   /* managed function -> its entry from C (or 0) */
+    value_list external_entries;  /* functions whose entry takes their symbol at the end */
     VEC(keyed_wrapper) keyed_wrappers;
     unsigned wrappers_created;
 
@@ -367,6 +368,9 @@ int is_ref_from_int_call(LLVMValueRef inst);
 /* After classification: the address of a managed function that may reach C
  * becomes an entry that enters managed code through the runtime. */
 void enter_managed_callbacks_through_runtime(polls_pass *pass);
+/* Last: each external function's entry takes the function's symbol (and
+ * linkage); the function becomes internal, named corral.managed.F. */
+void publish_external_entries(polls_pass *pass);
 /* After poll placement: before each return of a managed main, a statepoint
  * call that leaves managed code for the atexit handlers (CORRAL_ABI_MAIN_RETURNS). */
 void leave_managed_code_when_main_returns(polls_pass *pass);

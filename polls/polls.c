@@ -395,6 +395,7 @@ static void run_steps(polls_pass *pass)
     LLVMValueRef label = barrier_label(pass);
     if (label_statepoints(pass, label) == 0 && pass->managed_functions.count)
         mark_module_barriers(pass, label);
+    publish_external_entries(pass);
     verify_module(pass);
 }
 
@@ -469,6 +470,7 @@ int corral_polls_run(LLVMModuleRef module, const corral_polls_options *options,
     ptr_table_free(&pass.function_flags);
     ptr_table_free(&pass.wrappers);
     ptr_table_free(&pass.callback_entries);
+    VEC_FREE(pass.external_entries);
     ptr_table_free(&pass.shadow_stack_loop_polls);
     ptr_table_free(&pass.gcroot_promoted_functions);
     ptr_table_free(&pass.entry_code_ends);

@@ -192,6 +192,9 @@ static void describe(uintptr_t lookup, uintptr_t shown, char *buffer, size_t siz
     const char *name;
     uintptr_t start;
     if (symtab_lookup(&where, lookup, &name, &start)) {
+        /* An external managed function whose entry took its name (polls/callbacks.c). */
+        if (strncmp(name, "corral.managed.", 15) == 0)
+            name += 15;
         snprintf(buffer, size, "%s+0x%" PRIxPTR " (%s)", name, shown - start, where.module);
         return;
     }

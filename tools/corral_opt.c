@@ -87,6 +87,9 @@ static const char usage_text[] =
     "  --whole-program        the inputs are every managed function of an executable\n"
     "                         (corralc passes it when it links one): a varargs\n"
     "                         function with a result need not be static\n"
+    "  --keep-external-symbols external managed functions keep their symbols (else\n"
+    "                         each C can enter gets an entry under its name, so C\n"
+    "                         in other files may call it by name)\n"
     "\n"
     "  --prepare=PIPELINE     LLVM pass pipeline run before the pass\n"
     "  --llvm-option=OPTION   an LLVM command-line option (e.g. -align-loops=64)\n"
@@ -252,6 +255,8 @@ static int parse_polls_option(const char *arg, tool_options *tool, int *handled)
         tool->polls.satb_barrier = 1;
     } else if (strcmp(arg, "--whole-program") == 0) {
         tool->polls.whole_program = 1;
+    } else if (strcmp(arg, "--keep-external-symbols") == 0) {
+        tool->polls.keep_external_symbols = 1;
     } else if ((value = option_value(arg, "--ref-tags"))) {
         if (parse_ref_tags(value, &tool->polls.ref_tags))
             return -1;

@@ -87,7 +87,7 @@ static const char usage_text[] =
     "                     to corral-opt\n"
     "  --report-poll-distance --max-poll-distance=N --leaf=F,.. --unmanaged=F,..\n"
     "  --managed=F,.. --externals-managed --no-default-leaves --allow-unpolled-loops\n"
-    "  --gcroot=shadow-stack|promoted\n"
+    "  --gcroot=shadow-stack|promoted --keep-external-symbols\n"
     "                     passed to corral-opt (see corral-opt --help)\n"
     "  --whole-program    passed to corral-opt: the managed inputs are the whole\n"
     "                     program's (always so when corralc links an executable; give\n"
@@ -701,7 +701,7 @@ static const char *const pass_options[] = {
 };
 static const char *const pass_switches[] = {
     "--report-poll-distance", "--externals-managed", "--no-default-leaves",
-    "--allow-unpolled-loops", "--whole-program", "--satb-barrier",
+    "--allow-unpolled-loops", "--whole-program", "--satb-barrier", "--keep-external-symbols",
 };
 
 static int is_pass_option(const char *arg)

@@ -50,6 +50,11 @@ static const jit_symbol jit_symbols[] = {
     {CORRAL_ABI_TO_UNMANAGED, (void *)corral_transition_to_unmanaged, 0},
     {CORRAL_ABI_TO_UNMANAGED_AT, (void *)corral_transition_to_unmanaged_at, 0},
     {CORRAL_ABI_TO_MANAGED, (void *)corral_transition_to_managed, 0},
+    /* The entries of functions C may call (each external one: the symbol
+     * the host looks up), and a managed main's return (corral/abi.h). */
+    {CORRAL_ABI_CALLBACK_NEEDS_ENTRY, (void *)corral_callback_needs_entry, 0},
+    {"corral_call_managed", (void *)corral_call_managed, 0},
+    {CORRAL_ABI_MAIN_RETURNS, (void *)corral_main_returns, 0},
     {CORRAL_ABI_PIN_FOR_CALL, (void *)corral_pin_for_call, 1},
     {CORRAL_ABI_UNPIN_AFTER_CALL, (void *)corral_unpin_after_call, 1},
     /* The write barriers' table and slow paths (corral/barrier.h). */

@@ -35,8 +35,9 @@ void corral_transition_to_managed(void);
  * thread that was never attached (or detached) is attached here, UNMANAGED,
  * until it exits, and gets 1 too; the collector's own threads and any
  * thread before corral_init get 0. Never collects; called as a statepoint,
- * which gives the entry its record. A JIT whose code takes such addresses
- * resolves it and corral_call_managed. */
+ * which gives the entry its record. Every external function C can enter
+ * has an entry under its symbol (corral_polls_options.keep_external_symbols),
+ * so a JIT resolves this and corral_call_managed unless it keeps them. */
 int corral_callback_needs_entry(void);
 /* Called by a managed main before it returns (corral/abi.h): the thread
  * leaves managed code for the C library's atexit handlers and exit. */

@@ -138,6 +138,15 @@ typedef struct corral_polls_options {
      * directly then passes its result through a thread-local variable even
      * when it is not static; its symbol leaves the object. */
     int whole_program;
+    /* Zero (the default): an external managed function that C can enter
+     * (no references in its signature, not varargs) gets an entry that
+     * takes its symbol at the end of the pass, the function keeping an
+     * internal name (corral.managed.F), so C in other files that calls it
+     * by name, or finds it with dlsym, enters through the runtime. Non-zero:
+     * external functions keep their symbols; such C must call them through
+     * corral_call_managed. main and functions that attach themselves keep
+     * theirs either way. */
+    int keep_external_symbols;
 } corral_polls_options;
 
 /* Fills options with the defaults (poll kinds CORRAL_POLL_DEFAULT_KINDS,

@@ -54,11 +54,13 @@ static void library_at(const char *level, int linked)
 }
 
 /* leaf_library.c, built with --polls=loop and satb_option, loaded by dlopen
- * into a host running concurrent minor collections. */
+ * into a host running concurrent minor collections. Its function keeps its
+ * symbol (--keep-external-symbols): an entry would give it a record. */
 static command_result leaf_library_run(const char *satb_option, const char *library)
 {
-    char options[64];
-    snprintf(options, sizeof options, "-O2 --polls=loop %s", satb_option);
+    char options[96];
+    snprintf(options, sizeof options, "-O2 --polls=loop --keep-external-symbols %s",
+             satb_option);
     command_result build =
         build_library_and_host(options, "leaf_library.c", library, "leaf_host", 0);
     if (!ok(build.status == 0, "a library with no call site builds (%s)",

@@ -1,8 +1,9 @@
 /* Managed code that C calls from threads, and at times, the program did
  * not arrange: a thread pool of plain C, pthread_key destructors (after the
  * thread detached), trace hooks on the collector's own threads, and atexit
- * handlers and destructors after main returns; and threads that end
- * without returning (pthread_cancel, pthread_exit). Before 2026-11-29 the first allocation in a
+ * handlers and destructors after main returns, and C calling a managed
+ * function by name; and threads that end without returning
+ * (pthread_cancel, pthread_exit). Before 2026-11-29 the first allocation in a
  * pool thread or a destructor stopped the program ("corral_alloc: the
  * calling thread is not attached"), and an allocating atexit handler
  * stopped it in the stack walk ("a managed return address without a
@@ -23,9 +24,11 @@
 #include "run_program.h"
 #include "trees.h"
 
-/* Plain C from unmanaged_helpers.c. */
+/* Plain C from unmanaged_helpers.c and foreign_callers_c.c. */
 long unmanaged_pool_run(long (*work)(long), int threads, long calls);
 long unmanaged_call_from_key_destructor(long (*work)(long), long argument, int call_in_body);
+long c_calls_by_name(long x);
+long c_thread_calls_by_name(long x);
 
 /* Builds a tree of depth 3 whose nodes hold x (a collection at each
  * allocation moves what was made) and returns the sum of their values. */
@@ -130,6 +133,26 @@ static void key_destructors(void *settings)
     if (*warnings)
         diag("stderr: %s", warnings);
     free(warnings);
+}
+
+/* Called by name from plain C (foreign_callers_c.c): external, so its
+ * symbol is its entry. */
+long foreign_by_name(long x)
+{
+    noderef n = filled_tree(2, x);
+    corral_collect();
+    return tree_sum(n) / 7; /* 7 nodes: x again */
+}
+
+static void c_calls_managed_by_name(void *settings)
+{
+    test_start(settings, true);
+    long sum = 0;
+    for (long i = 0; i < 50; i++)
+        sum += c_calls_by_name(i);
+    is_int(sum, 49 * 50 / 2 + 50, "C called from managed code calls a managed function by name");
+    is_int(c_thread_calls_by_name(77), 77, "so does a thread of plain C nobody attached");
+    is_int(foreign_by_name(5), 5, "and managed code calls it directly");
 }
 
 /* Threads managed code started (corral_pthread_create) that end without
@@ -315,11 +338,13 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "atexit") == 0)
         return atexit_child();
-    plan(5);
+    plan(6);
     tap_subtest("a thread pool of plain C", 120, thread_pool,
                 "CORRAL_HEAP_MIN=1M CORRAL_GC_STRESS=alloc:random:8,move-all,poison "
                 "CORRAL_GC_VERIFY=after");
     tap_subtest("pthread_key destructors", 120, key_destructors,
+                "CORRAL_GC_STRESS=alloc:1,move-all,poison");
+    tap_subtest("C calling managed functions by name", 120, c_calls_managed_by_name,
                 "CORRAL_GC_STRESS=alloc:1,move-all,poison");
     tap_subtest("threads ended by pthread_cancel and pthread_exit", 120, threads_ended_early,
                 "CORRAL_GC_STRESS=alloc:random:4,move-all,poison");

@@ -171,6 +171,18 @@ void corral_main_returns(void)
 {
 }
 
+/* The entries of external managed functions ask this: never, no thread
+ * here is UNMANAGED, so they tail-call the function. */
+int corral_callback_needs_entry(void)
+{
+    return 0;
+}
+
+void *corral_call_managed(void *(*fn)(void *), void *arg)
+{
+    return fn(arg);
+}
+
 /* setjmp in managed code: the chain of frames keeping references, put
  * back at a second return (nothing moves here, so that is all). */
 __thread corral_shadow_stack_entry *corral_frame_roots_head;

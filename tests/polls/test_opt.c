@@ -8,13 +8,23 @@
 #define POLL_LOAD "load volatile i64, ptr @corral_poll_page"
 
 /* Runs corral-opt with args on an input of tests/polls/ir; returns the
- * written IR (or NULL) and the tool's messages in *result. */
-static char *opt_ir(const char *args, const char *input, command_result *result)
+ * written IR (or NULL) and the tool's messages in *result. External
+ * functions keep their symbols (--keep-external-symbols), so the checks
+ * find each function's code under its own name; opt_ir_entries does not. */
+static char *opt_ir_with(const char *args, const char *input, command_result *result,
+                         int keep_external_symbols)
 {
     const char *output = scratch_path("out.ll");
     remove(output);
-    *result = run_command("%s %s %s/%s -o %s", CORRAL_OPT, args, POLLS_IR_DIR, input, output);
+    *result = run_command("%s %s %s %s/%s -o %s", CORRAL_OPT,
+                          keep_external_symbols ? "--keep-external-symbols" : "", args,
+                          POLLS_IR_DIR, input, output);
     return result->status == 0 ? read_file(output) : NULL;
+}
+
+static char *opt_ir(const char *args, const char *input, command_result *result)
+{
+    return opt_ir_with(args, input, result, 1);
 }
 
 static char *opt_ok(const char *args, const char *input)
@@ -729,6 +739,33 @@ static void test_rewrites(void)
        "local function pointer, keep the functions; direct calls keep them too");
     free(ir);
 
+    /* External functions C may call by name: the entry takes the symbol. */
+    command_result exported;
+    ir = opt_ir_with("", "external_entries.ll", &exported, 0);
+    char *api = ir ? ir_function(ir, "api") : NULL;
+    ok(api && strstr(ir, " i64 @api(i64 %0) ") && !strstr(ir, "define internal i64 @api(") &&
+           strstr(api, "elementtype(i32 ()) @corral_callback_needs_entry") &&
+           strstr(api, "musttail call i64 @corral.managed.api(i64 %0)") &&
+           strstr(ir, "define internal i64 @corral.managed.api(i64 %x)") &&
+           function_contains(ir, "corral.managed.user", "elementtype(i64 (i64)) @corral.managed.api,"),
+       "an external function's entry takes its symbol; the function, now internal, is what "
+       "managed code calls");
+    ok(ir && strstr(ir, "define ptr addrspace(1) @takes_ref(") &&
+           strstr(ir, "define weak i64 @weak_api(") &&
+           strstr(ir, "define i64 @in_comdat(i64 %x) #0 comdat") && strstr(ir, "define i32 @main(") &&
+           !strstr(ir, "corral.managed.takes_ref") && !strstr(ir, "corral.managed.weak_api") &&
+           !strstr(ir, "corral.managed.in_comdat") && !strstr(ir, "corral.managed.main") &&
+           !strstr(ir, "corral.callback.helper"),
+       "not for a function taking references, a weak one, one in a comdat, main, or a "
+       "static one");
+    free(api);
+    free(ir);
+    command_result_free(&exported);
+    ir = opt_ok("", "external_entries.ll");
+    ok(ir && strstr(ir, "define i64 @api(i64 %x)") && !strstr(ir, "corral.managed."),
+       "--keep-external-symbols: every function keeps its symbol");
+    free(ir);
+
     /* main leaves managed code as it returns, for the atexit handlers and
      * destructors; the C library calls the constructors and destructors. */
     ir = opt_ok("", "exit_paths.ll");
@@ -901,7 +938,9 @@ static void test_linking(void)
                                   POLLS_IR_DIR, output);
     char *ir = read_file(output);
     is_int(result.status, 0, "two inputs link into one module");
-    like_str(ir, "elementtype(i64 (i64)) @from_b", "a call into the other file is a direct statepoint");
+    like_str(ir, "elementtype(i64 (i64)) @corral.managed.from_b",
+             "a call into the other file is a direct statepoint (to the function, not the "
+             "entry that took its symbol for C)");
     ok(ir && !strstr(ir, "corral.unmanaged.from_b"), "and needs no wrapper");
     free(ir);
     command_result_free(&result);
