@@ -272,6 +272,12 @@ int corral_pthread_create_any(void *thread_id /* pthread_t * */,
                               const void *attr /* pthread_attr_t * */, void *(*start)(void *),
                               void *arg);
 int corral_thrd_create_any(void *thread_id /* thrd_t * */, int (*start)(void *), void *arg);
+/* pthread_exit and thrd_exit for managed code (corral-opt calls them in
+ * place of those): the thread first leaves managed code for good, dropping
+ * its managed frames, which the exit unwinds; its handles stay roots until
+ * it is detached at its exit. Any state; do not return. */
+_Noreturn void corral_pthread_exit(void *value);
+_Noreturn void corral_thrd_exit(int result);
 
 /* MANAGED -> UNMANAGED for plain C code about to block or run long. */
 void corral_enter_unmanaged(void);

@@ -370,3 +370,28 @@ void start_managed_threads_through_runtime(polls_pass *pass)
         }
     }
 }
+
+/* pthread_exit and thrd_exit unwind the thread's stack, managed frames
+ * included, while it is UNMANAGED (they are called through a wrapper): a
+ * collection on another thread could walk those frames as the exit
+ * overwrites them. The runtime's versions (same type) leave managed code for
+ * good first, dropping every managed frame, then exit. */
+void end_managed_threads_through_runtime(polls_pass *pass)
+{
+    static const char *const exits[][2] = {
+        {"pthread_exit", "corral_pthread_exit"},
+        {"thrd_exit", "corral_thrd_exit"},
+    };
+    for (size_t i = 0; i < sizeof exits / sizeof exits[0]; i++) {
+        LLVMValueRef exit_function = LLVMGetNamedFunction(pass->module, exits[i][0]);
+        if (!exit_function || !LLVMIsDeclaration(exit_function))
+            continue;
+        LLVMValueRef replacement = runtime_starter(pass, exits[i][1], exit_function);
+        for (LLVMUseRef use = LLVMGetFirstUse(exit_function); use;) {
+            LLVMValueRef call = LLVMGetUser(use);
+            use = LLVMGetNextUse(use);
+            if (is_call_site(call) && called_function(call) == exit_function)
+                LLVMSetOperand(call, LLVMGetNumOperands(call) - 1, replacement);
+        }
+    }
+}

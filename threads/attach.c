@@ -89,7 +89,10 @@ static void detach_at_thread_exit(void *record)
                 self->name, (int)self->tid);
     }
     corral_current_thread = self; /* thread-local storage outlives key destructors */
-    self->segment = NULL;         /* pthread_exit may leave from a nested segment */
+    /* Out of UNMANAGED first: a collection may be walking the segments we drop. */
+    if (thread_state(self) == THREAD_UNMANAGED)
+        thread_resume_managed(self);
+    self->segment = NULL; /* pthread_exit may leave from a nested segment */
     started_attached = routine_attached = false; /* else detach would skip the routine's pair */
     corral_thread_detach();
 }
@@ -232,6 +235,18 @@ void *corral_call_managed(void *(*fn)(void *), void *arg)
     return result;
 }
 
+/* The thread leaves managed code for good: UNMANAGED, with no managed
+ * frames for a collection to walk (its handles stay roots). */
+static void drop_managed_frames(corral_thread *self)
+{
+    if (thread_state(self) != THREAD_MANAGED)
+        thread_resume_managed(self); /* a collection may be walking them */
+    self->segment = NULL;
+    self->anchor = (frame_anchor){0};
+    self->in_managed_code = false;
+    thread_publish_stopped(self, THREAD_UNMANAGED);
+}
+
 CORRAL_RUNTIME_ENTRY void corral_main_returns(void)
 {
     frame_anchor main_frame = FRAME_ANCHOR_OF_CALLER();
@@ -241,10 +256,23 @@ CORRAL_RUNTIME_ENTRY void corral_main_returns(void)
     if (!self || self->segment != &self->base_segment ||
         walker_frame_cfa(main_frame) != self->base_segment.outer_cfa)
         return;
-    self->segment = NULL;
-    self->anchor = (frame_anchor){0};
-    self->in_managed_code = false;
-    thread_publish_stopped(self, THREAD_UNMANAGED);
+    drop_managed_frames(self);
+}
+
+/* The exit unwinds the managed frames while the thread is UNMANAGED: were
+ * they still listed, a collection could walk them as they are overwritten. */
+void corral_pthread_exit(void *value)
+{
+    if (corral_current_thread)
+        drop_managed_frames(corral_current_thread);
+    pthread_exit(value);
+}
+
+void corral_thrd_exit(int result)
+{
+    if (corral_current_thread)
+        drop_managed_frames(corral_current_thread);
+    thrd_exit(result);
 }
 
 int corral_callback_needs_entry(void)

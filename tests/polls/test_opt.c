@@ -784,6 +784,11 @@ static void test_rewrites(void)
            strstr(ir, "@llvm.used = appending global [1 x ptr] [ptr @kept]"),
        "the constructor and destructor tables hold the functions' entries; llvm.used keeps "
        "its function");
+    ok(ir && function_contains(ir, "ends_thread", "@corral.unmanaged.corral_pthread_exit,") &&
+           function_contains(ir, "ends_thread", "@corral.unmanaged.corral_thrd_exit,") &&
+           !function_contains(ir, "ends_thread", "@pthread_exit") &&
+           !function_contains(ir, "ends_thread", "@thrd_exit"),
+       "pthread_exit and thrd_exit are the runtime's, which drop the managed frames first");
     free(main_body);
     free(ir);
 

@@ -4,7 +4,8 @@
 ; statepoint); not before a return whose value a musttail call makes, nor
 ; in any other function. The C library calls the constructors and
 ; destructors (at load, dlopen included, and at exit), so their tables hold
-; the functions' entries; llvm.used keeps its function.
+; the functions' entries; llvm.used keeps its function. pthread_exit and
+; thrd_exit become the runtime's.
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -13,6 +14,24 @@ target triple = "x86_64-pc-linux-gnu"
 @llvm.used = appending global [1 x ptr] [ptr @kept], section "llvm.metadata"
 
 declare ptr addrspace(1) @corral_alloc_slow(ptr, i64)
+declare void @pthread_exit(ptr) noreturn
+declare void @thrd_exit(i32) noreturn
+
+; pthread_exit and thrd_exit become the runtime's, which drop the thread's
+; managed frames before the exit unwinds them.
+define void @ends_thread(i32 %how) {
+  %object = call ptr addrspace(1) @corral_alloc_slow(ptr null, i64 16)
+  %c11 = icmp eq i32 %how, 0
+  br i1 %c11, label %c11_exit, label %posix_exit
+
+c11_exit:
+  call void @thrd_exit(i32 3)
+  unreachable
+
+posix_exit:
+  call void @pthread_exit(ptr null)
+  unreachable
+}
 
 define internal void @at_load() {
   ret void
