@@ -276,8 +276,8 @@ int corral_thrd_create_any(void *thread_id /* thrd_t * */, int (*start)(void *),
  * place of those): the thread first leaves managed code for good, dropping
  * its managed frames, which the exit unwinds; its handles stay roots until
  * it is detached at its exit. Any state; do not return. */
-_Noreturn void corral_pthread_exit(void *value);
-_Noreturn void corral_thrd_exit(int result);
+__attribute__((noreturn)) void corral_pthread_exit(void *value);
+__attribute__((noreturn)) void corral_thrd_exit(int result);
 
 /* MANAGED -> UNMANAGED for plain C code about to block or run long. */
 void corral_enter_unmanaged(void);
