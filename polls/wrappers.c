@@ -279,12 +279,15 @@ static const thread_starter thread_starters[] = {
     {"thrd_create", 3, 1, "corral_thrd_create", "corral_thrd_create_any", 1},
 };
 
-/* The runtime's function name, declared with the type of creator. */
-static LLVMValueRef runtime_starter(polls_pass *pass, const char *name, LLVMValueRef creator)
+/* The runtime's function name, declared with the type of the C library
+ * function it stands in for (a thread starter, pthread_exit). */
+static LLVMValueRef runtime_function_like(polls_pass *pass, const char *name,
+                                          LLVMValueRef library_function)
 {
     LLVMValueRef function = LLVMGetNamedFunction(pass->module, name);
     return function ? function
-                    : LLVMAddFunction(pass->module, name, LLVMGlobalGetValueType(creator));
+                    : LLVMAddFunction(pass->module, name,
+                                      LLVMGlobalGetValueType(library_function));
 }
 
 /* corral_call_managed runs void *(*)(void *): a thrd_start_t routine runs
@@ -338,7 +341,7 @@ static void start_thread_through_runtime(polls_pass *pass, const thread_starter 
     LLVMValueRef start = function_named_by(start_operand);
     if (!start || LLVMIsDeclaration(start)) {
         LLVMSetOperand(call, LLVMGetNumOperands(call) - 1,
-                       runtime_starter(pass, starter->decider, creator));
+                       runtime_function_like(pass, starter->decider, creator));
         return;
     }
     if (function_calls(start, "corral_thread_attach"))
@@ -350,7 +353,7 @@ static void start_thread_through_runtime(polls_pass *pass, const thread_starter 
         LLVMSetOperand(call, starter->start_arg, adapter);
     }
     LLVMSetOperand(call, LLVMGetNumOperands(call) - 1,
-                   runtime_starter(pass, starter->replacement, creator));
+                   runtime_function_like(pass, starter->replacement, creator));
 }
 
 void start_managed_threads_through_runtime(polls_pass *pass)
@@ -386,7 +389,7 @@ void end_managed_threads_through_runtime(polls_pass *pass)
         LLVMValueRef exit_function = LLVMGetNamedFunction(pass->module, exits[i][0]);
         if (!exit_function || !LLVMIsDeclaration(exit_function))
             continue;
-        LLVMValueRef replacement = runtime_starter(pass, exits[i][1], exit_function);
+        LLVMValueRef replacement = runtime_function_like(pass, exits[i][1], exit_function);
         for (LLVMUseRef use = LLVMGetFirstUse(exit_function); use;) {
             LLVMValueRef call = LLVMGetUser(use);
             use = LLVMGetNextUse(use);

@@ -72,8 +72,7 @@ static _Thread_local bool routine_attached; /* the routine's own attach, not yet
  * detaches as it returns, since no other destructor would.
  */
 static _Thread_local bool attached_for_callbacks;
-static _Thread_local bool exit_key_destructor_ran;
-static _Thread_local bool detach_after_callback;
+static _Thread_local bool exit_key_destructor_ran; /* with the above: attached after it */
 
 static void detach_at_thread_exit(void *record)
 {
@@ -228,10 +227,10 @@ void *corral_call_managed(void *(*fn)(void *), void *arg)
     self->anchor = segment.previous_anchor;
     self->in_managed_code = segment.previous_in_managed;
     thread_publish_stopped(self, THREAD_UNMANAGED);
-    if (detach_after_callback && !self->segment) {
-        detach_after_callback = false;
+    /* Attached by a callback after its exit key's destructor (in a later
+     * key's): nothing else would detach it. */
+    if (exit_key_destructor_ran && attached_for_callbacks && !self->segment)
         corral_thread_detach();
-    }
     return result;
 }
 
@@ -285,8 +284,6 @@ int corral_callback_needs_entry(void)
         return 0;
     attach_unmanaged();
     attached_for_callbacks = true;
-    /* After its exit key's destructor (in a later key's): nothing else would detach it. */
-    detach_after_callback = exit_key_destructor_ran;
     return 1;
 }
 

@@ -129,14 +129,16 @@ long unmanaged_pool_run(long (*work)(long), int threads, long calls)
     return sum;
 }
 
-/* A thread of plain C whose pthread_key destructor calls work(argument)
- * (with call_in_body, its body calls work(argument) first): returns the
- * destructor's result. The destructor runs before or after the runtime's
- * own (glibc runs them in the order of the keys). */
+/* A thread of plain C whose pthread_key destructor calls work(argument),
+ * returning the destructor's result. With call_in_body its body calls
+ * work(argument) first (the entry attaches the thread), and the destructor
+ * calls it in the round after its first (it arms the key again), so after
+ * the runtime's own destructor detached the thread: glibc runs a round's
+ * destructors in the order of their keys. */
 typedef struct destructor_job {
     long (*work)(long);
     long argument, result;
-    int call_in_body;
+    int call_in_body, rounds;
 } destructor_job;
 
 static pthread_key_t destructor_key;
@@ -144,6 +146,10 @@ static pthread_key_t destructor_key;
 static void destructor_calls_work(void *context)
 {
     destructor_job *job = context;
+    if (job->call_in_body && job->rounds++ == 0) {
+        pthread_setspecific(destructor_key, job); /* again in the next round */
+        return;
+    }
     job->result = job->work(job->argument);
 }
 
@@ -158,7 +164,7 @@ static void *destructor_thread(void *context)
 
 long unmanaged_call_from_key_destructor(long (*work)(long), long argument, int call_in_body)
 {
-    destructor_job job = {work, argument, -1, call_in_body};
+    destructor_job job = {work, argument, -1, call_in_body, 0};
     pthread_t thread;
     if (pthread_key_create(&destructor_key, destructor_calls_work) != 0 ||
         pthread_create(&thread, NULL, destructor_thread, &job) != 0)
