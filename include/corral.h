@@ -279,6 +279,52 @@ int corral_thrd_create_any(void *thread_id /* thrd_t * */, int (*start)(void *),
 __attribute__((noreturn)) void corral_pthread_exit(void *value);
 __attribute__((noreturn)) void corral_thrd_exit(int result);
 
+/* ---------------------------------------------------------------------------
+ * Switching stacks: coroutines, fibers, generators (docs/threads.md)
+ *
+ * A thread's managed frames belong to the stack it runs on. Code that
+ * switches to another stack moves them aside first and takes them back when
+ * it is switched to again; every collection walks the stacks set aside like
+ * the running one. Call these from C reached through an unmanaged call (the
+ * thread UNMANAGED), around the switch, on the same thread:
+ *
+ *   void my_switch(struct coro *from, struct coro *to) {   // plain C
+ *       corral_suspended_stack saved;                      // on from's stack
+ *       corral_stack_suspend(&saved, from);
+ *       switch_stacks(&from->regs, &to->regs);             // returns when resumed
+ *       corral_stack_resume(&saved);
+ *   }
+ *
+ * A stack switched to for the first time has no managed frames: its function
+ * enters managed code through corral_call_managed (or a callback entry).
+ * corral-opt calls corral_swapcontext, corral_setcontext and corral_getcontext
+ * in place of swapcontext, setcontext and getcontext in managed code.
+ */
+/* Room for the runtime's record of a stack set aside; lives on that stack. */
+typedef struct corral_suspended_stack {
+    uintptr_t opaque[20];
+} corral_suspended_stack;
+/* Sets the running stack's managed frames, frame-root chains and call pins
+ * aside in *saved, under key (the embedder's name for the context: a
+ * suspended stack already listed under key is forgotten). Thread: UNMANAGED,
+ * or not attached (then nothing is recorded). */
+void corral_stack_suspend(corral_suspended_stack *saved, const void *key);
+/* Takes them back once the thread runs on that stack again: same thread, the
+ * stack that switched here having set its own aside (or ended), and every
+ * handle scope opened since the suspend closed. */
+void corral_stack_resume(corral_suspended_stack *saved);
+/* A suspended stack that will never run again (a generator abandoned before
+ * it finished): no longer walked, so its memory may be freed or reused.
+ * Any state; a key not listed is ignored. */
+void corral_stack_forget(const void *key);
+/* swapcontext, setcontext and getcontext for managed code (ucontext_t *):
+ * swapcontext sets the running stack aside under save; setcontext abandons
+ * it; a context getcontext saved here may only be made into a new one with
+ * makecontext, not resumed. */
+int corral_swapcontext(void *save, const void *target);
+int corral_setcontext(const void *target);
+int corral_getcontext(void *context);
+
 /* MANAGED -> UNMANAGED for plain C code about to block or run long. */
 void corral_enter_unmanaged(void);
 /* UNMANAGED -> MANAGED; blocks while a collection runs. */

@@ -410,9 +410,11 @@ void wrap_unmanaged_calls(polls_pass *pass, LLVMValueRef function);
  * module defines, and which does not call corral_thread_attach itself, call
  * corral_pthread_create instead. */
 void start_managed_threads_through_runtime(polls_pass *pass);
-/* Direct calls of pthread_exit and thrd_exit call the runtime's versions,
- * which drop the thread's managed frames before the exit unwinds them. */
-void end_managed_threads_through_runtime(polls_pass *pass);
+/* Direct calls of pthread_exit, thrd_exit, swapcontext, setcontext and
+ * getcontext call the runtime's versions, which drop the thread's managed
+ * frames before an exit unwinds them or set them aside before a switch of
+ * stacks. */
+void call_runtime_versions_of_stack_leavers(polls_pass *pass);
 
 /* ---- placement.c */
 void create_poll_function(polls_pass *pass);

@@ -313,7 +313,7 @@ static void run_steps(polls_pass *pass)
     inline_interior_reference_helpers(pass);
     check_reference_globals(pass);
     start_managed_threads_through_runtime(pass);
-    end_managed_threads_through_runtime(pass);
+    call_runtime_versions_of_stack_leavers(pass);
     lower_ref_from_int_calls(pass);
     lower_gcroot_casts(pass);
     create_poll_function(pass);

@@ -72,7 +72,8 @@ static int is_returns_twice_name(const char *name)
 }
 
 /* Those that return twice otherwise than setjmp does: vfork's child runs on
- * the parent's stack, getcontext pairs with a switch of stacks. */
+ * the parent's stack, getcontext pairs with a switch of stacks (a direct
+ * call becomes the runtime's, which returns once: wrappers.c). */
 static int is_unsupported_returns_twice_name(const char *name)
 {
     static const char *const names[] = {"vfork", "getcontext"};

@@ -374,27 +374,38 @@ void start_managed_threads_through_runtime(polls_pass *pass)
     }
 }
 
-/* pthread_exit and thrd_exit unwind the thread's stack, managed frames
- * included, while it is UNMANAGED (they are called through a wrapper): a
- * collection on another thread could walk those frames as the exit
- * overwrites them. The runtime's versions (same type) leave managed code for
- * good first, dropping every managed frame, then exit. */
-void end_managed_threads_through_runtime(polls_pass *pass)
+/* Library functions that leave a stack with managed frames on it, which
+ * the runtime must know of first; they are called through a wrapper, so a
+ * collection on another thread may run meanwhile:
+ * - pthread_exit and thrd_exit unwind the thread's stack: the runtime's
+ *   versions (same type) leave managed code for good first, dropping every
+ *   managed frame, then exit;
+ * - swapcontext and setcontext switch to another stack: the runtime's set
+ *   the running stack's managed frames aside (or abandon them) first, so
+ *   collections walk them where they are (threads/stack_switch.c);
+ * - getcontext returns twice, the second time from a switch the runtime did
+ *   not see: its version returns once, its context only fit for makecontext. */
+void call_runtime_versions_of_stack_leavers(polls_pass *pass)
 {
-    static const char *const exits[][2] = {
-        {"pthread_exit", "corral_pthread_exit"},
-        {"thrd_exit", "corral_thrd_exit"},
+    static const char *const leavers[][2] = {
+        {"pthread_exit", "corral_pthread_exit"}, {"thrd_exit", "corral_thrd_exit"},
+        {"swapcontext", "corral_swapcontext"},   {"setcontext", "corral_setcontext"},
+        {"getcontext", "corral_getcontext"},
     };
-    for (size_t i = 0; i < sizeof exits / sizeof exits[0]; i++) {
-        LLVMValueRef exit_function = LLVMGetNamedFunction(pass->module, exits[i][0]);
-        if (!exit_function || !LLVMIsDeclaration(exit_function))
+    unsigned returns_twice =
+        LLVMGetEnumAttributeKindForName("returns_twice", strlen("returns_twice"));
+    for (size_t i = 0; i < sizeof leavers / sizeof leavers[0]; i++) {
+        LLVMValueRef library_function = LLVMGetNamedFunction(pass->module, leavers[i][0]);
+        if (!library_function || !LLVMIsDeclaration(library_function))
             continue;
-        LLVMValueRef replacement = runtime_function_like(pass, exits[i][1], exit_function);
-        for (LLVMUseRef use = LLVMGetFirstUse(exit_function); use;) {
+        LLVMValueRef replacement = runtime_function_like(pass, leavers[i][1], library_function);
+        for (LLVMUseRef use = LLVMGetFirstUse(library_function); use;) {
             LLVMValueRef call = LLVMGetUser(use);
             use = LLVMGetNextUse(use);
-            if (is_call_site(call) && called_function(call) == exit_function)
-                LLVMSetOperand(call, LLVMGetNumOperands(call) - 1, replacement);
+            if (!is_call_site(call) || called_function(call) != library_function)
+                continue;
+            LLVMSetOperand(call, LLVMGetNumOperands(call) - 1, replacement);
+            LLVMRemoveCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, returns_twice);
         }
     }
 }

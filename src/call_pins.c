@@ -15,6 +15,7 @@
 
 #include "coordinator.h"
 #include "fatal.h"
+#include "stack_switch.h"
 #include "thread.h"
 #include "vec.h"
 
@@ -55,5 +56,10 @@ void call_pins_for_each_from_stw(const stop_report *stop,
         const corral_thread *thread = stop->threads[t];
         for (size_t i = 0; i < thread->call_pins.count; i++)
             fn(thread->call_pins.items[i], context);
+        const suspended_stack *stack; /* its stacks set aside hold theirs */
+        cds_list_for_each_entry(stack, &thread->suspended_stacks, link) {
+            for (size_t i = 0; i < stack->call_pins.count; i++)
+                fn(stack->call_pins.items[i], context);
+        }
     }
 }

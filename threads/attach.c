@@ -13,6 +13,7 @@
 #include "entry.h"
 #include "fatal.h"
 #include "satb_log.h"
+#include "stack_switch.h"
 #include "stackmap/registry.h"
 #include "walker.h"
 
@@ -176,6 +177,7 @@ CORRAL_RUNTIME_ENTRY void corral_thread_detach(void)
     self->shadow_stack_head = NULL; /* the two chains' heads are ours too */
     self->frame_roots_head = NULL;
     satb_log_flush(self); /* a collection reads what we logged after we left */
+    stack_switch_forget_all(self);
     thread_free_handles_and_pins(self);
     self->segment = NULL;
     self->anchor = (frame_anchor){0};

@@ -17,12 +17,16 @@ typedef struct dump_context {
     size_t frames;
 } dump_context;
 
-static void print_frame(uintptr_t return_address, size_t frame, size_t segment, void *context)
+static void print_frame(uintptr_t return_address, size_t frame, size_t segment, size_t stack,
+                        void *context)
 {
     dump_context *dump = context;
-    char symbol[256];
+    char symbol[256], suspended[48] = "";
     corral_describe_return_address(return_address, symbol, sizeof symbol);
-    dprintf(dump->fd, "    #%zu %s%s\n", frame, symbol, segment ? " (enclosing segment)" : "");
+    if (stack)
+        snprintf(suspended, sizeof suspended, " (suspended stack %zu)", stack);
+    dprintf(dump->fd, "    #%zu %s%s%s\n", frame, symbol, segment ? " (enclosing segment)" : "",
+            suspended);
     dump->frames++;
 }
 

@@ -52,6 +52,7 @@ corral_thread *thread_register_self(struct corral_tlab *tlab)
     thread->pthread = pthread_self();
     thread->shadow_stack_head = &corral_shadow_stack_head;
     thread->frame_roots_head = &corral_frame_roots_head;
+    CDS_INIT_LIST_HEAD(&thread->suspended_stacks);
     rcu_fork_register_thread();
     pthread_mutex_lock(&registry_lock);
     thread->id = next_thread_id++;

@@ -111,6 +111,8 @@ typedef struct thread_roots {
     size_t gcroot_promoted_frames; /* frames of gcroot code in promoted mode */
 } thread_roots;
 
+typedef VEC(void *) call_pin_stack;
+
 typedef struct corral_thread {
     /* --- written by the owning thread; read by the coordinator and GC workers
      * after an acquire load of state saw UNMANAGED or PARKED. */
@@ -125,7 +127,11 @@ typedef struct corral_thread {
     /* Objects pinned for the duration of one call (src/call_pins.c): a stack,
      * since such pins nest with the calls. The collector reads them, like the
      * handles, only once the thread is stopped. */
-    VEC(void *) call_pins;
+    call_pin_stack call_pins;
+    /* Stacks of this thread that switched away with managed frames on them
+     * (stack_switch.c): walked like the running one. Linked and unlinked by
+     * the owner while MANAGED; read by the collector once it is stopped. */
+    struct cds_list_head suspended_stacks;
     uint64_t parked_at_ns;    /* when it last stopped (for TTSP) */
     /* The owner's corral_shadow_stack_head (a TLS variable, so its address is
      * taken at attach): the chain of gcroot frames the walker also visits. */

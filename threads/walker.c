@@ -8,6 +8,7 @@
 #include "corral/shadow_stack.h"
 #include "arch.h"
 #include "fatal.h"
+#include "stack_switch.h"
 #include "stackmap/registry.h"
 #include "symbolize.h"
 #include "vec.h"
@@ -129,23 +130,24 @@ static void walk_segment(corral_thread *thread, frame_anchor anchor, uintptr_t o
     thread->roots.frames += frames;
 }
 
-/* Calls fn(return_address, frame_index, segment_index) for every managed
- * frame of a stopped thread, innermost first (no roots are recorded). */
-void walker_for_each_frame(const corral_thread *thread,
-                           void (*fn)(uintptr_t return_address, size_t frame, size_t segment,
-                                      void *context),
-                           void *context)
+/* Where walker_for_each_frame is: the frames of one stack so far, and the
+ * segments and stacks before the current one. */
+typedef struct frame_walk {
+    walker_frame_fn *fn;
+    void *context;
+    size_t frame, segment, stack;
+} frame_walk;
+
+static void for_each_frame_of_stack(frame_walk *walk, frame_anchor anchor,
+                                    const managed_segment *innermost)
 {
-    frame_anchor anchor = thread->anchor;
-    size_t frame = 0, segment_index = 0;
-    rcu_read_lock();
-    for (const managed_segment *segment = thread->segment; segment;
-         segment = segment->previous, segment_index++) {
+    for (const managed_segment *segment = innermost; segment;
+         segment = segment->previous, walk->segment++) {
         uintptr_t return_address = anchor.return_address, fp = anchor.frame_pointer;
         uintptr_t sp = anchor.stack_pointer;
         const stackmap_record *record;
         while (return_address && (record = stackmap_lookup_in_read_section(return_address))) {
-            fn(return_address, frame++, segment_index, context);
+            walk->fn(return_address, walk->frame++, walk->segment, walk->stack, walk->context);
             uintptr_t cfa = record_frame_cfa(record, sp, fp);
             if (!cfa || cfa >= segment->outer_cfa)
                 break;
@@ -154,6 +156,19 @@ void walker_for_each_frame(const corral_thread *thread,
             sp = cfa;
         }
         anchor = segment->previous_anchor;
+    }
+}
+
+void walker_for_each_frame(const corral_thread *thread, walker_frame_fn *fn, void *context)
+{
+    frame_walk walk = {fn, context, 0, 0, 0};
+    rcu_read_lock();
+    for_each_frame_of_stack(&walk, thread->anchor, thread->segment);
+    const suspended_stack *stack;
+    cds_list_for_each_entry(stack, &thread->suspended_stacks, link) {
+        walk.stack++;
+        walk.segment = 0;
+        for_each_frame_of_stack(&walk, stack->anchor, stack->segment);
     }
     rcu_read_unlock();
 }
@@ -248,6 +263,20 @@ static size_t walk_frame_roots_chain(corral_thread *thread, corral_shadow_stack_
     return entries;
 }
 
+/* One stack's roots: its two chains and its managed segments. */
+static void walk_stack(corral_thread *thread, corral_shadow_stack_entry *shadow_stack_head,
+                       corral_shadow_stack_entry *frame_roots_head, frame_anchor anchor,
+                       const managed_segment *innermost)
+{
+    thread->roots.shadow_stack_entries += walk_shadow_chain(thread, shadow_stack_head);
+    thread->roots.frame_root_entries += walk_frame_roots_chain(thread, frame_roots_head);
+    for (const managed_segment *segment = innermost; segment; segment = segment->previous) {
+        if (anchor.return_address)
+            walk_segment(thread, anchor, segment->outer_cfa);
+        anchor = segment->previous_anchor;
+    }
+}
+
 void walker_collect_roots_from_stw(corral_thread *thread)
 {
     thread->roots.base_count = 0;
@@ -256,18 +285,15 @@ void walker_collect_roots_from_stw(corral_thread *thread)
     thread->roots.shadow_stack_entries = 0;
     thread->roots.frame_root_entries = 0;
     thread->roots.gcroot_promoted_frames = 0;
-    if (thread->shadow_stack_head)
-        thread->roots.shadow_stack_entries =
-            walk_shadow_chain(thread, *thread->shadow_stack_head);
-    if (thread->frame_roots_head)
-        thread->roots.frame_root_entries =
-            walk_frame_roots_chain(thread, *thread->frame_roots_head);
-    frame_anchor anchor = thread->anchor;
     rcu_read_lock();
-    for (const managed_segment *segment = thread->segment; segment; segment = segment->previous) {
-        if (anchor.return_address)
-            walk_segment(thread, anchor, segment->outer_cfa);
-        anchor = segment->previous_anchor;
+    walk_stack(thread, thread->shadow_stack_head ? *thread->shadow_stack_head : NULL,
+               thread->frame_roots_head ? *thread->frame_roots_head : NULL, thread->anchor,
+               thread->segment);
+    const suspended_stack *stack;
+    cds_list_for_each_entry(stack, &thread->suspended_stacks, link) {
+        stack_switch_check_from_stw(thread, stack);
+        walk_stack(thread, stack->shadow_stack_head, stack->frame_roots_head, stack->anchor,
+                   stack->segment);
     }
     rcu_read_unlock();
 }

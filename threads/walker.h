@@ -15,11 +15,13 @@
 /* From the stopped world: fills thread->roots from its stack. */
 void walker_collect_roots_from_stw(corral_thread *thread);
 
+/* Called per managed frame: its index on the thread, its segment's on its
+ * stack (0: the innermost), its stack's (0: the running one, then each
+ * stack set aside by a switch, corral_stack_suspend). */
+typedef void walker_frame_fn(uintptr_t return_address, size_t frame, size_t segment,
+                             size_t stack, void *context);
 /* Calls fn for every managed frame of a stopped thread, innermost first. */
-void walker_for_each_frame(const corral_thread *thread,
-                           void (*fn)(uintptr_t return_address, size_t frame, size_t segment,
-                                      void *context),
-                           void *context);
+void walker_for_each_frame(const corral_thread *thread, walker_frame_fn *fn, void *context);
 
 /* The CFA of the outermost managed frame above (and including) the frame at
  * from: frames are followed while their return address has a stackmap

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 
 /* The page a poll reads; word 0 non-zero means "stop". */
 volatile uint64_t corral_poll_page[512] __attribute__((aligned(4096)));
@@ -181,6 +182,23 @@ int corral_callback_needs_entry(void)
 void *corral_call_managed(void *(*fn)(void *), void *arg)
 {
     return fn(arg);
+}
+
+/* What the pass calls for getcontext, swapcontext and setcontext: no stack
+ * here has anything for a collection to walk, so the library's own. */
+int corral_getcontext(void *context)
+{
+    return getcontext(context);
+}
+
+int corral_swapcontext(void *save, const void *target)
+{
+    return swapcontext(save, target);
+}
+
+int corral_setcontext(const void *target)
+{
+    return setcontext(target);
 }
 
 /* setjmp in managed code: the chain of frames keeping references, put

@@ -789,6 +789,15 @@ static void test_rewrites(void)
            !function_contains(ir, "ends_thread", "@pthread_exit") &&
            !function_contains(ir, "ends_thread", "@thrd_exit"),
        "pthread_exit and thrd_exit are the runtime's, which drop the managed frames first");
+    char *switches = ir ? ir_function(ir, "switches_stacks") : NULL;
+    ok(switches && strstr(switches, "@corral.unmanaged.corral_getcontext,") &&
+           strstr(switches, "@corral.unmanaged.corral_swapcontext,") &&
+           strstr(switches, "@corral.unmanaged.corral_setcontext,") &&
+           !strstr(switches, "@getcontext") && !strstr(switches, "@swapcontext") &&
+           !strstr(switches, "@setcontext") && !strstr(switches, "returns_twice"),
+       "getcontext, swapcontext and setcontext are the runtime's, which set a stack's managed "
+       "frames aside; getcontext no longer returns twice");
+    free(switches);
     free(main_body);
     free(ir);
 

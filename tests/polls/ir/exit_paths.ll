@@ -5,7 +5,8 @@
 ; in any other function. The C library calls the constructors and
 ; destructors (at load, dlopen included, and at exit), so their tables hold
 ; the functions' entries; llvm.used keeps its function. pthread_exit and
-; thrd_exit become the runtime's.
+; thrd_exit become the runtime's, and so do swapcontext, setcontext and
+; getcontext (no longer returns_twice), which leave a stack.
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -31,6 +32,20 @@ c11_exit:
 posix_exit:
   call void @pthread_exit(ptr null)
   unreachable
+}
+
+declare i32 @swapcontext(ptr, ptr)
+declare i32 @setcontext(ptr)
+declare i32 @getcontext(ptr) returns_twice
+
+; A generator's switches: the runtime's versions set the managed frames of
+; the stack they leave aside (threads/stack_switch.c).
+define i32 @switches_stacks(ptr %save, ptr %target) {
+  %object = call ptr addrspace(1) @corral_alloc_slow(ptr null, i64 16)
+  %made = call i32 @getcontext(ptr %save) returns_twice
+  %swapped = call i32 @swapcontext(ptr %save, ptr %target)
+  %set = call i32 @setcontext(ptr %target)
+  ret i32 %set
 }
 
 define internal void @at_load() {
