@@ -140,6 +140,50 @@ static uint64_t diff_cookie(uint64_t x, obj_ref keep)
 }
 #endif
 
+#ifdef DIFF_WITH_COROUTINES
+#include <ucontext.h>
+/* rounds() (the program's, declared before this file) in a generator on a
+ * stack of its own, switched with main's after each round while both hold
+ * references: under corralc, swapcontext sets the managed frames of the
+ * stack it leaves aside for collections to walk. */
+static ucontext_t diff_main_context, diff_fiber_context;
+static uint64_t diff_fiber_salt, diff_fiber_total;
+static int diff_fiber_done;
+
+static void diff_fiber(void)
+{
+    obj_ref mine = diff_new_obj();
+    for (uint64_t i = 0; i < 3; i++) {
+        mine->v0 += i + 1;
+        diff_fiber_total = diff_fiber_total * 31 + rounds(diff_fiber_salt + i, 0) + mine->v0;
+        swapcontext(&diff_fiber_context, &diff_main_context);
+        diff_garbage(20);
+    }
+    diff_fiber_done = 1;
+}
+
+static uint64_t diff_rounds_on_fiber(int salt)
+{
+    enum { DIFF_FIBER_STACK = 1 << 20 };
+    char *stack = malloc(DIFF_FIBER_STACK);
+    diff_fiber_salt = (uint64_t)salt;
+    getcontext(&diff_fiber_context);
+    diff_fiber_context.uc_stack.ss_sp = stack;
+    diff_fiber_context.uc_stack.ss_size = DIFF_FIBER_STACK;
+    diff_fiber_context.uc_link = &diff_main_context;
+    makecontext(&diff_fiber_context, diff_fiber, 0);
+    obj_ref held = diff_new_obj();
+    held->v1 = (uint64_t)salt;
+    uint64_t total = 0;
+    while (!diff_fiber_done) {
+        swapcontext(&diff_main_context, &diff_fiber_context);
+        total = total * 1000003 + rounds((uint64_t)salt * 7, 0) + held->v1;
+    }
+    free(stack);
+    return total ^ diff_fiber_total;
+}
+#endif
+
 #ifdef DIFF_WITH_FOREIGN_CALLERS
 #include <semaphore.h>
 #include <signal.h>

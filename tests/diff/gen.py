@@ -75,6 +75,10 @@ every one but those its KNOWN_BUGS table lists for the level):
                     pthread_key destructor (after its thread detached), in
                     an atexit handler and in a destructor function (after
                     main returned)
+  coroutines        rounds() in a generator on a stack of its own (getcontext,
+                    makecontext), switched with main's by swapcontext after
+                    each round while both stacks hold references and
+                    collect
   stack-slots       references in stack memory: a stack array of references
                     filled by a helper through out-parameters and walked by
                     pointer, a struct of three references (in memory: sret
@@ -91,7 +95,7 @@ SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "in
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
           "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp", "headerless",
           "cut", "slot-helpers", "ref-vectors", "atomics", "stack-slots", "callbacks-in-memory",
-          "foreign-callers"]
+          "foreign-callers", "coroutines"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -681,7 +685,7 @@ class Generator:
         # A coin of its own, so the rest of the program is the same either way.
         if "headerless" in self.shapes and random.Random(seed * 2 + 1).random() < 0.5:
             self.out.append("#define DIFF_HEADERLESS_OBJ 1")
-        if "foreign-callers" in self.shapes:  # the helpers run rounds() on other threads
+        if "foreign-callers" in self.shapes or "coroutines" in self.shapes:  # helpers call rounds()
             self.out.append("#include <stdint.h>")
             self.out.append("static uint64_t rounds(uint64_t salt, int print);")
         self.out.append('#include "diff_helpers.h"')
@@ -724,6 +728,9 @@ class Generator:
             self.emit("uint64_t destructor = diff_rounds_in_key_destructor(%d);" % r.randrange(1, 1000))
             self.emit('printf("timer thread = %016llx, key destructor = %016llx\\n", '
                       '(unsigned long long)timer, (unsigned long long)destructor);')
+        if "coroutines" in self.shapes:
+            self.emit("uint64_t fiber = diff_rounds_on_fiber(%d);" % r.randrange(1, 1000))
+            self.emit('printf("fiber = %016llx\\n", (unsigned long long)fiber);')
         self.emit("diff_stop();")
         self.emit('printf("checksum = %016llx\\n", (unsigned long long)(total ^ deep));')
         self.emit("return 0;")
