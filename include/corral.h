@@ -320,10 +320,11 @@ void corral_stack_forget(const void *key);
 /* swapcontext, setcontext and getcontext for managed code (ucontext_t *):
  * swapcontext sets the running stack aside under save; setcontext abandons
  * it; a context getcontext saved here may only be made into a new one with
- * makecontext, not resumed. */
-int corral_swapcontext(void *save, const void *target);
-int corral_setcontext(const void *target);
-int corral_getcontext(void *context);
+ * makecontext, not resumed. Managed code calls them directly (MANAGED); C
+ * may call them UNMANAGED. */
+CORRAL_SAFEPOINT_CALL int corral_swapcontext(void *save, const void *target);
+CORRAL_SAFEPOINT_CALL int corral_setcontext(const void *target);
+CORRAL_SAFEPOINT_CALL int corral_getcontext(void *context);
 
 /* MANAGED -> UNMANAGED for plain C code about to block or run long. */
 void corral_enter_unmanaged(void);

@@ -29,6 +29,7 @@
 #include <urcu/list.h>
 
 #include "corral/shadow_stack.h"
+#include "entry.h"
 #include "fatal.h"
 #include "stack_switch.h"
 #include "thread.h"
@@ -106,13 +107,17 @@ static void leave_change(corral_thread *self)
     thread_publish_stopped(self, THREAD_UNMANAGED);
 }
 
-void corral_stack_suspend(corral_suspended_stack *saved, const void *key)
+/* Called by managed code directly (corral-opt's statepoint, no wrapper):
+ * the thread is MANAGED, so nothing reads its list or state meanwhile. */
+static bool called_from_managed_code(const corral_thread *self)
 {
-    suspended_stack *stack = (suspended_stack *)(void *)saved;
-    memset(stack, 0, sizeof *stack);
-    corral_thread *self = enter_change("corral_stack_suspend");
-    if (!self)
-        return;
+    return self && self->in_managed_code &&
+           atomic_load_explicit(&self->state, memory_order_relaxed) == THREAD_MANAGED;
+}
+
+/* MANAGED: the running stack's state into stack, listed under key. */
+static void suspend_running_stack(corral_thread *self, suspended_stack *stack, const void *key)
+{
     suspended_stack *stale = listed_under(self, key);
     if (stale)
         unlist(stale); /* saved again under its key: that stack never ran again */
@@ -121,15 +126,19 @@ void corral_stack_suspend(corral_suspended_stack *saved, const void *key)
     stack->thread = self;
     move_stack_state(self, stack, true);
     cds_list_add(&stack->link, &self->suspended_stacks);
-    leave_change(self);
 }
 
-__attribute__((noinline)) void corral_stack_resume(corral_suspended_stack *saved)
+/* The thread the code runs on after a switch: read again, not from a value
+ * the compiler kept from before it (the switch may cross threads). */
+__attribute__((noinline)) static corral_thread *thread_after_switch(void)
 {
-    suspended_stack *stack = (suspended_stack *)(void *)saved;
-    corral_thread *self = corral_current_thread; /* read again: the switch may cross threads */
-    if (!stack->thread)
-        return; /* suspended unattached: nothing was set aside */
+    return corral_current_thread;
+}
+
+/* Before resume_suspended_stack, while still UNMANAGED: fatal unless stack
+ * may be resumed on self. */
+static void check_resumable(const corral_thread *self, const suspended_stack *stack)
+{
     if (stack->magic != SUSPENDED_MAGIC)
         CORRAL_FATAL("corral_stack_resume: the stack suspended under key %p is not suspended "
                      "(resumed twice, or forgotten with corral_stack_forget)",
@@ -139,7 +148,11 @@ __attribute__((noinline)) void corral_stack_resume(corral_suspended_stack *saved
                      "a stack with managed frames must run again on the thread that suspended "
                      "it",
                      stack->thread->name, stack->key, self ? self->name : "a detached thread");
-    enter_change("corral_stack_resume");
+}
+
+/* MANAGED: stack's state back into the thread, which must have none left. */
+static void resume_suspended_stack(corral_thread *self, suspended_stack *stack)
+{
     if (self->segment || *self->frame_roots_head || *self->shadow_stack_head ||
         self->call_pins.count)
         CORRAL_FATAL("corral_stack_resume: %s switched to the stack suspended under key %p "
@@ -155,6 +168,28 @@ __attribute__((noinline)) void corral_stack_resume(corral_suspended_stack *saved
                      stack->handle_scope_depth);
     unlist(stack);
     move_stack_state(self, stack, false);
+}
+
+void corral_stack_suspend(corral_suspended_stack *saved, const void *key)
+{
+    suspended_stack *stack = (suspended_stack *)(void *)saved;
+    memset(stack, 0, sizeof *stack);
+    corral_thread *self = enter_change("corral_stack_suspend");
+    if (!self)
+        return;
+    suspend_running_stack(self, stack, key);
+    leave_change(self);
+}
+
+void corral_stack_resume(corral_suspended_stack *saved)
+{
+    suspended_stack *stack = (suspended_stack *)(void *)saved;
+    if (!stack->thread)
+        return; /* suspended unattached: nothing was set aside */
+    corral_thread *self = thread_after_switch();
+    check_resumable(self, stack);
+    enter_change("corral_stack_resume");
+    resume_suspended_stack(self, stack);
     leave_change(self);
 }
 
@@ -174,29 +209,54 @@ void corral_stack_forget(const void *key)
         leave_change(self);
 }
 
-int corral_swapcontext(void *save, const void *target)
+/* From managed code, a statepoint call (its record describes the caller's
+ * frame, which the suspended stack's anchor names): one transition per
+ * switch, where a wrapper and the C path take three. UNMANAGED across the
+ * switch, so that a new context's entry enters through corral_call_managed
+ * and a collection need not wait for the system call. From C (UNMANAGED),
+ * corral_stack_suspend and corral_stack_resume around it. */
+CORRAL_RUNTIME_ENTRY int corral_swapcontext(void *save, const void *target)
 {
+    corral_thread *self = corral_current_thread;
     corral_suspended_stack saved;
-    corral_stack_suspend(&saved, save);
+    suspended_stack *stack = (suspended_stack *)(void *)&saved;
+    if (!called_from_managed_code(self)) {
+        corral_stack_suspend(&saved, save);
+        int result = swapcontext(save, target);
+        corral_stack_resume(&saved);
+        return result;
+    }
+    self->anchor = FRAME_ANCHOR_OF_CALLER();
+    self->in_managed_code = false;
+    suspend_running_stack(self, stack, save);
+    thread_publish_stopped(self, THREAD_UNMANAGED);
     int result = swapcontext(save, target);
-    corral_stack_resume(&saved);
+    self = thread_after_switch();
+    check_resumable(self, stack);
+    thread_resume_managed(self);
+    resume_suspended_stack(self, stack);
+    self->anchor.return_address = 0; /* back in the managed caller */
+    self->in_managed_code = true;
     return result;
 }
 
-int corral_setcontext(const void *target)
+CORRAL_RUNTIME_ENTRY int corral_setcontext(const void *target)
 {
-    corral_thread *self = enter_change("corral_setcontext");
+    corral_thread *self = corral_current_thread;
+    bool from_managed = called_from_managed_code(self);
+    if (!from_managed)
+        self = enter_change("corral_setcontext");
     if (self) {
         /* The running stack is abandoned: its frames are no longer walked. */
         suspended_stack abandoned;
         move_stack_state(self, &abandoned, true);
         VEC_FREE(abandoned.call_pins);
-        leave_change(self);
+        leave_change(self); /* UNMANAGED for the stack it goes to, as a switch leaves it */
     }
     return setcontext(target);
 }
 
-int corral_getcontext(void *context)
+CORRAL_RUNTIME_ENTRY int corral_getcontext(void *context)
 {
     /* The context is of this function's frame, gone once it returns: only
      * makecontext may make something of it. A second return is caught while

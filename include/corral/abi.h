@@ -99,7 +99,8 @@
  * the pass treats these names as CORRAL_SAFEPOINT_CALL even unannotated. */
 #define CORRAL_ABI_SAFEPOINT_FUNCTIONS                                                    \
     "corral_poll_slow", "corral_alloc_slow", "corral_collect", "corral_thread_attach",    \
-        "corral_thread_detach", "corral_dump_threads"
+        "corral_thread_detach", "corral_dump_threads", "corral_swapcontext",                 \
+        "corral_setcontext", "corral_getcontext"
 
 /* The gc strategy the pass sets on managed functions. */
 #define CORRAL_ABI_GC_STRATEGY "coreclr"

@@ -64,15 +64,27 @@ static void make_context(ucontext_t *context, char *stack, ucontext_t *link, voi
 static ucontext_t main_context, generator_context;
 static long generated; /* the generator's latest value; -1 once it returned */
 
-static void generator(void)
+/* Pushes 1, 2, ... GENERATED onto a list on the running stack, publishing
+ * each sum, and switches back to main after each. */
+static void generate(void (*switch_back)(void))
 {
     noderef mine = NULL;
     for (long i = 1; i <= GENERATED; i++) {
         mine = push(mine, i);
         generated = list_sum(mine);
-        swapcontext(&generator_context, &main_context);
+        switch_back();
     }
     generated = -1;
+}
+
+static void back_by_swapcontext(void)
+{
+    swapcontext(&generator_context, &main_context);
+}
+
+static void generator(void)
+{
+    generate(back_by_swapcontext);
 }
 
 static char *dump_of_threads(void)
@@ -235,16 +247,15 @@ static void fibers_on_threads(void *settings)
 
 static ucontext_t c_fiber_context;
 
+static void back_by_c_switch(void)
+{
+    c_switch(&c_fiber_context, &main_context);
+}
+
 static void *c_started_body(void *unused)
 {
     (void)unused;
-    noderef mine = NULL;
-    for (long i = 1; i <= GENERATED; i++) {
-        mine = push(mine, i);
-        generated = list_sum(mine);
-        c_switch(&c_fiber_context, &main_context);
-    }
-    generated = -1;
+    generate(back_by_c_switch);
     return NULL;
 }
 

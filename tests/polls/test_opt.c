@@ -790,13 +790,15 @@ static void test_rewrites(void)
            !function_contains(ir, "ends_thread", "@thrd_exit"),
        "pthread_exit and thrd_exit are the runtime's, which drop the managed frames first");
     char *switches = ir ? ir_function(ir, "switches_stacks") : NULL;
-    ok(switches && strstr(switches, "@corral.unmanaged.corral_getcontext,") &&
-           strstr(switches, "@corral.unmanaged.corral_swapcontext,") &&
-           strstr(switches, "@corral.unmanaged.corral_setcontext,") &&
-           !strstr(switches, "@getcontext") && !strstr(switches, "@swapcontext") &&
-           !strstr(switches, "@setcontext") && !strstr(switches, "returns_twice"),
-       "getcontext, swapcontext and setcontext are the runtime's, which set a stack's managed "
-       "frames aside; getcontext no longer returns twice");
+    ok(switches && strstr(switches, "@corral_getcontext, i32 1, i32 0, ptr %save") &&
+           strstr(switches, "@corral_swapcontext, i32 2, i32 0, ptr %save, ptr %target") &&
+           strstr(switches, "@corral_setcontext, i32 1, i32 0, ptr %target") &&
+           !strstr(switches, "corral.unmanaged.") && !strstr(switches, "@getcontext") &&
+           !strstr(switches, "@swapcontext") && !strstr(switches, "@setcontext") &&
+           !strstr(switches, "returns_twice"),
+       "getcontext, swapcontext and setcontext are the runtime's, statepoints without a GC "
+       "transition, which set a stack's managed frames aside; getcontext no longer returns "
+       "twice");
     free(switches);
     free(main_body);
     free(ir);
