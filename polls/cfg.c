@@ -1,4 +1,4 @@
-/* cfg.c — block numbering, edges and DFS retreating edges. */
+/* cfg.c — block numbering, edges, DFS retreating edges and dominators. */
 #include "cfg.h"
 
 #include <stdlib.h>
@@ -66,6 +66,7 @@ static void cfg_find_retreating_edges(cfg *graph)
         size_t block = stack[depth - 1];
         if (next_successor[block] == graph->successors[block].count) {
             colour[block] = BLACK;
+            VEC_PUSH(graph->postorder, block);
             depth--;
             continue;
         }
@@ -103,6 +104,7 @@ void cfg_free(cfg *graph)
     free(graph->blocks);
     free(graph->reachable);
     free(graph->retreating.items);
+    free(graph->postorder.items);
     ptr_table_free(&graph->index);
     memset(graph, 0, sizeof *graph);
 }
@@ -129,4 +131,64 @@ void cfg_loop_body(const cfg *graph, size_t latch, size_t header, unsigned char 
         }
     }
     free(worklist);
+}
+
+/* The nearest common dominator of a and b (postorder numbers rank them). */
+static size_t common_dominator(const size_t *idom, const size_t *rank, size_t a, size_t b)
+{
+    while (a != b) {
+        while (rank[a] < rank[b])
+            a = idom[a];
+        while (rank[b] < rank[a])
+            b = idom[b];
+    }
+    return a;
+}
+
+/* Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm" (2001):
+ * iterate over the blocks in reverse postorder until nothing changes. */
+size_t *cfg_immediate_dominators(const cfg *graph)
+{
+    size_t count = graph->block_count;
+    size_t *idom = xcalloc(count ? count : 1, sizeof *idom);
+    size_t *rank = xcalloc(count ? count : 1, sizeof *rank);
+    for (size_t i = 0; i < count; i++)
+        idom[i] = SIZE_MAX;
+    for (size_t i = 0; i < graph->postorder.count; i++)
+        rank[graph->postorder.items[i]] = i;
+    if (count)
+        idom[0] = 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = graph->postorder.count; i-- > 0;) {
+            size_t block = graph->postorder.items[i];
+            if (block == 0)
+                continue;
+            size_t chosen = SIZE_MAX;
+            const index_list *preds = &graph->predecessors[block];
+            for (size_t p = 0; p < preds->count; p++) {
+                size_t pred = preds->items[p];
+                if (idom[pred] == SIZE_MAX)
+                    continue; /* unreachable, or not processed yet */
+                chosen = chosen == SIZE_MAX ? pred : common_dominator(idom, rank, pred, chosen);
+            }
+            if (chosen != SIZE_MAX && idom[block] != chosen) {
+                idom[block] = chosen;
+                changed = 1;
+            }
+        }
+    }
+    free(rank);
+    return idom;
+}
+
+int cfg_dominates(const size_t *idom, size_t a, size_t b)
+{
+    for (;;) {
+        if (b == a)
+            return 1;
+        if (b == 0 || idom[b] == SIZE_MAX)
+            return 0;
+        b = idom[b];
+    }
 }

@@ -27,6 +27,7 @@ typedef struct cfg {
     index_list *predecessors;   /* per block, unique */
     unsigned char *reachable;   /* from the entry */
     VEC(cfg_edge) retreating;   /* DFS retreating edges (latch -> header) */
+    index_list postorder;       /* the reachable blocks, DFS postorder */
 } cfg;
 
 void cfg_build(cfg *graph, LLVMValueRef function);
@@ -35,5 +36,11 @@ size_t cfg_block_index(const cfg *graph, LLVMBasicBlockRef block);
 /* The blocks of the natural loop of backedge latch -> header: those that
  * reach latch without passing through header. in_loop[i] is set for each. */
 void cfg_loop_body(const cfg *graph, size_t latch, size_t header, unsigned char *in_loop);
+/* Each block's immediate dominator (the entry's is itself; SIZE_MAX for an
+ * unreachable block); free it. */
+size_t *cfg_immediate_dominators(const cfg *graph);
+/* Whether block a dominates block b (every path from the entry to b passes
+ * through a), under idom from cfg_immediate_dominators. */
+int cfg_dominates(const size_t *idom, size_t a, size_t b);
 
 #endif /* CORRAL_POLLS_CFG_H */

@@ -1,6 +1,7 @@
 /* checks.c — IR the pass cannot make safe is rejected here, with a message
  * naming the function and what the author should write instead. Nothing in
  * this file changes the module. */
+#include "frame_pins.h"
 #include "liveness.h"
 #include "pass.h"
 
@@ -348,8 +349,8 @@ static taint taint_source(LLVMValueRef inst)
         !type_contains_gc_pointer(LLVMTypeOf(inst)))
         return TAINT_INTEGER;
     if (opcode == LLVMAddrSpaceCast && is_reference_operand(LLVMGetOperand(inst, 0)) &&
-        !type_contains_gc_pointer(LLVMTypeOf(inst)))
-        return TAINT_RAW_POINTER;
+        !type_contains_gc_pointer(LLVMTypeOf(inst)) && !is_frame_pinned(inst))
+        return TAINT_RAW_POINTER; /* a frame pin keeps the object in place */
     return TAINT_NONE;
 }
 
@@ -405,9 +406,31 @@ static int propagates_taint(LLVMValueRef user)
     }
 }
 
-/* tainted: value -> enum taint; roots: value -> the cast it came from. */
-static void collect_tainted(LLVMValueRef function, ptr_table *tainted, ptr_table *roots,
-                            value_list *order)
+/* The object root (a cast or ptrtoint of a reference) was made from, when
+ * the function has frame pins, or NULL. */
+static LLVMValueRef object_of_root(const frame_pin_index *pins, LLVMValueRef root)
+{
+    return pins->pins.count ? object_of_address(LLVMGetOperand(root, 0)) : NULL;
+}
+
+/* That object when it has one value from root on, so that a frame pin of
+ * it holds it until the function returns; NULL for one a loop defines
+ * again, whose site pins each new value in turn. */
+static LLVMValueRef pinnable_object(const frame_pin_index *pins, LLVMValueRef root)
+{
+    LLVMValueRef object = object_of_root(pins, root);
+    return object && !defined_again_after(pins->graph, object, root) ? object : NULL;
+}
+
+/* tainted: value -> enum taint; roots: value -> the cast it came from. A
+ * user that runs where a frame pin holds the object computes from an
+ * address that no longer changes (any move before would have been found
+ * on the way): it is not tainted, when the object has one value from the
+ * root on. A subtraction is not, even when a loop defines the object
+ * again: `end - (char *)s->data` taken while s is pinned is an offset
+ * into s, whatever later rounds pin. */
+static void collect_tainted(LLVMValueRef function, const frame_pin_index *pins,
+                            ptr_table *tainted, ptr_table *roots, value_list *order)
 {
     value_list worklist = {0};
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
@@ -431,6 +454,11 @@ static void collect_tainted(LLVMValueRef function, ptr_table *tainted, ptr_table
             LLVMValueRef user = LLVMGetUser(use);
             if (!LLVMIsAInstruction(user) || ptr_table_contains(tainted, user) ||
                 !propagates_taint(user))
+                continue;
+            LLVMValueRef object = LLVMGetInstructionOpcode(user) == LLVMSub
+                                      ? object_of_root(pins, (LLVMValueRef)root)
+                                      : pinnable_object(pins, (LLVMValueRef)root);
+            if (object && frame_pin_holds(pins, object, user))
                 continue;
             ptr_table_put(tainted, user, kind);
             ptr_table_put(roots, user, root);
@@ -532,6 +560,64 @@ static int only_tag_bits_used(LLVMValueRef value)
     return 1;
 }
 
+/* A safepoint where a frame pin holds the object a value was made from
+ * does not move it (frame_pins.c). */
+typedef struct pinned_object {
+    const frame_pin_index *pins;
+    LLVMValueRef object;
+} pinned_object;
+
+static int counts_unless_pinned(LLVMValueRef safepoint, void *context)
+{
+    const pinned_object *pinned = context;
+    return !frame_pin_holds(pinned->pins, pinned->object, safepoint);
+}
+
+/* Whether value may be live where inst runs (conservative: live into
+ * inst's block counts wherever in the block it dies). */
+static int live_at(const safepoint_map *map, LLVMValueRef value, LLVMValueRef inst)
+{
+    LLVMBasicBlockRef block = LLVMGetInstructionParent(inst);
+    if (live_into_block(map, value, block))
+        return 1;
+    if (!LLVMIsAInstruction(value) || LLVMGetInstructionParent(value) != block)
+        return 0;
+    uintptr_t defined = 0, at = 0, used = 0;
+    ptr_table_get(&map->position, value, &defined);
+    ptr_table_get(&map->position, inst, &at);
+    if (defined > at)
+        return 0;
+    for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (LLVMIsAPHINode(user) || LLVMGetInstructionParent(user) != block)
+            return 1;
+        if (ptr_table_get(&map->position, user, &used) && used > at)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a frame pin keeps the object of root's values in place wherever
+ * it holds: the object has one value from root on, or a loop defines it
+ * again but none of root's values lives on to that definition (each round
+ * uses only what it made from the round's object, which the site pins). */
+static int pins_cover_root(const safepoint_map *map, const frame_pin_index *pins,
+                           LLVMValueRef root, const ptr_table *roots, const value_list *order)
+{
+    LLVMValueRef object = object_of_root(pins, root);
+    if (!object)
+        return 0;
+    if (!defined_again_after(pins->graph, object, root))
+        return 1;
+    for (size_t i = 0; i < order->count; i++) {
+        uintptr_t from = 0;
+        if (ptr_table_get(roots, order->items[i], &from) && (LLVMValueRef)from == root &&
+            live_at(map, order->items[i], object))
+            return 0;
+    }
+    return 1;
+}
+
 static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
                                  const safepoint_map *map)
 {
@@ -540,7 +626,9 @@ static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
     ptr_table_init(&roots);
     ptr_table_init(&reported);
     value_list order = {0};
-    collect_tainted(function, &tainted, &roots, &order);
+    frame_pin_index pins;
+    frame_pin_index_build(&pins, &map->graph);
+    collect_tainted(function, &pins, &tainted, &roots, &order);
     for (size_t i = 0; i < order.count; i++) {
         LLVMValueRef value = order.items[i];
         uintptr_t kind = TAINT_NONE, root = 0;
@@ -548,24 +636,37 @@ static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
         /* One message per cast: what follows from it is the same mistake. */
         if (ptr_table_contains(&reported, (void *)root))
             continue;
-        LLVMValueRef crossed = live_across_safepoint(map, value);
+        LLVMValueRef crossed;
+        if (pins_cover_root(map, &pins, (LLVMValueRef)root, &roots, &order)) {
+            pinned_object pinned = {&pins, object_of_root(&pins, (LLVMValueRef)root)};
+            crossed = live_across_safepoint_where(map, value, counts_unless_pinned, &pinned);
+        } else {
+            crossed = live_across_safepoint(map, value);
+        }
         if (!crossed || only_tag_bits_used(value))
             continue;
         ptr_table_put(&reported, (void *)root, 1);
         ptr_table_get(&tainted, value, &kind);
         char *what = describe_value(value);
         char *where = describe_safepoint(pass, crossed);
+        LLVMValueRef object = object_of_root(&pins, (LLVMValueRef)root);
+        int pinned_in_loop = object && frame_pin_holds(&pins, object, crossed);
         pass_error(pass, function, value,
                    "%s %s, made from a reference, is live across %s: the object may move "
-                   "there; recompute it from the reference after the call, or pin the object%s",
+                   "there; recompute it from the reference after the call, or pin the object%s%s",
                    kind == TAINT_RAW_POINTER ? "raw pointer" : "integer", what, where,
                    kind == TAINT_RAW_POINTER ? ""
                                              : "; for a tagged immediate's payload use "
-                                               "corral_untag_int (corral/tagged.h)");
+                                               "corral_untag_int (corral/tagged.h)",
+                   pinned_in_loop ? "; a frame pin holds only the object of the loop's "
+                                    "current round, so move the code that keeps pointers into "
+                                    "it into a function of its own, called once per object"
+                                  : "");
         free(what);
         free(where);
     }
     free(order.items);
+    frame_pin_index_free(&pins);
     ptr_table_free(&tainted);
     ptr_table_free(&roots);
     ptr_table_free(&reported);

@@ -51,20 +51,10 @@ void safepoint_map_free(safepoint_map *map)
     cfg_free(&map->graph);
 }
 
-/* The first safepoint in block with after < position < before, or NULL. */
-static LLVMValueRef safepoint_between(const safepoint_map *map, size_t block, long after,
-                                      long before)
-{
-    for (size_t i = 0; i < map->safepoints[block].count; i++) {
-        long position = (long)map->safepoints[block].items[i];
-        if (position > after && position < before)
-            return map->calls[block].items[i];
-    }
-    return NULL;
-}
-
 typedef struct live_walk {
     const safepoint_map *map;
+    safepoint_filter counts;    /* NULL: every safepoint counts */
+    void *counts_context;
     int through_safepoints;     /* only where it is live: no safepoint stops the walk */
     size_t def_block;
     long def_position;          /* -1 for arguments: before the first instruction */
@@ -73,6 +63,22 @@ typedef struct live_walk {
     size_t pending;
 } live_walk;
 
+/* The first safepoint that counts in block with after < position < before,
+ * or NULL. */
+static LLVMValueRef safepoint_between(const live_walk *walk, size_t block, long after,
+                                      long before)
+{
+    const safepoint_map *map = walk->map;
+    for (size_t i = 0; i < map->safepoints[block].count; i++) {
+        long position = (long)map->safepoints[block].items[i];
+        LLVMValueRef call = map->calls[block].items[i];
+        if (position > after && position < before &&
+            (!walk->counts || walk->counts(call, walk->counts_context)))
+            return call;
+    }
+    return NULL;
+}
+
 /* The value is live from the start of block up to position (exclusive);
  * returns a safepoint crossed, and queues predecessors. */
 static LLVMValueRef live_up_to(live_walk *walk, size_t block, long position)
@@ -80,8 +86,8 @@ static LLVMValueRef live_up_to(live_walk *walk, size_t block, long position)
     if (walk->through_safepoints)
         position = -1; /* no safepoint lies before it */
     if (block == walk->def_block)
-        return safepoint_between(walk->map, block, walk->def_position, position);
-    LLVMValueRef crossed = safepoint_between(walk->map, block, -1, position);
+        return safepoint_between(walk, block, walk->def_position, position);
+    LLVMValueRef crossed = safepoint_between(walk, block, -1, position);
     if (crossed)
         return crossed;
     if (!walk->live_in[block]) {
@@ -114,9 +120,11 @@ static LLVMValueRef live_for_use(live_walk *walk, LLVMValueRef value, LLVMValueR
 }
 
 static LLVMValueRef walk_liveness(const safepoint_map *map, LLVMValueRef value,
-                                  int through_safepoints, unsigned char *live_in)
+                                  int through_safepoints, unsigned char *live_in,
+                                  safepoint_filter counts, void *counts_context)
 {
-    live_walk walk = {.map = map, .through_safepoints = through_safepoints, .def_block = 0,
+    live_walk walk = {.map = map, .counts = counts, .counts_context = counts_context,
+                      .through_safepoints = through_safepoints, .def_block = 0,
                       .def_position = -1, .live_in = live_in};
     if (LLVMIsAInstruction(value)) {
         uintptr_t position = 0;
@@ -142,18 +150,24 @@ static LLVMValueRef walk_liveness(const safepoint_map *map, LLVMValueRef value,
     return crossed;
 }
 
-LLVMValueRef live_across_safepoint(const safepoint_map *map, LLVMValueRef value)
+LLVMValueRef live_across_safepoint_where(const safepoint_map *map, LLVMValueRef value,
+                                         safepoint_filter counts, void *context)
 {
     unsigned char *live_in = xcalloc(map->graph.block_count, 1);
-    LLVMValueRef crossed = walk_liveness(map, value, 0, live_in);
+    LLVMValueRef crossed = walk_liveness(map, value, 0, live_in, counts, context);
     free(live_in);
     return crossed;
+}
+
+LLVMValueRef live_across_safepoint(const safepoint_map *map, LLVMValueRef value)
+{
+    return live_across_safepoint_where(map, value, NULL, NULL);
 }
 
 int live_into_block(const safepoint_map *map, LLVMValueRef value, LLVMBasicBlockRef block)
 {
     unsigned char *live_in = xcalloc(map->graph.block_count, 1);
-    walk_liveness(map, value, 1, live_in);
+    walk_liveness(map, value, 1, live_in, NULL, NULL);
     int live = live_in[cfg_block_index(&map->graph, block)];
     free(live_in);
     return live;

@@ -31,6 +31,11 @@ void safepoint_map_build_at(safepoint_map *map, const polls_pass *pass, LLVMValu
 void safepoint_map_free(safepoint_map *map);
 /* Returns the first safepoint value is live across, or NULL. */
 LLVMValueRef live_across_safepoint(const safepoint_map *map, LLVMValueRef value);
+/* The same, counting only the safepoints for which counts(safepoint,
+ * context) is true. */
+typedef int (*safepoint_filter)(LLVMValueRef safepoint, void *context);
+LLVMValueRef live_across_safepoint_where(const safepoint_map *map, LLVMValueRef value,
+                                         safepoint_filter counts, void *context);
 /* Whether value is live on entry to block (safepoints do not matter). */
 int live_into_block(const safepoint_map *map, LLVMValueRef value, LLVMBasicBlockRef block);
 

@@ -317,8 +317,21 @@ void pin_objects_for_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef 
 /* ---- raw_pointers.c */
 /* Computes raw pointers made from references in address space 1 up to
  * each use, so RS4GC relocates them; pins the object of one passed to a
- * call that can reach a safepoint. */
-void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function);
+ * call that can reach a safepoint, or one a use may hand back, until the
+ * function returns (frame_pins.c). */
+void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function,
+                                   corral_polls_function_report *report);
+
+/* ---- frame_pins.c */
+/* Whether address is in the function's frame (an alloca, or inside one). */
+int is_frame_memory(LLVMValueRef address);
+/* Pins, until the function returns, the object of each raw cast whose use
+ * may hand back a pointer into it, and marks the cast (is_frame_pinned). */
+void pin_objects_for_frame(polls_pass *pass, LLVMValueRef function,
+                           corral_polls_function_report *report);
+/* Whether raw (an addrspacecast to address space 0) has a frame pin: its
+ * object stays in place while the function runs. */
+int is_frame_pinned(LLVMValueRef raw);
 
 /* ---- checks.c: rejections done before any transformation. */
 void check_module(polls_pass *pass);

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_PREPARE_PIPELINE "always-inline,function(sroa,mem2reg)"
+/* inferattrs: the C library's declarations say which arguments they keep
+ * (nocapture), at -O0 too (frame_pins.c). */
+#define DEFAULT_PREPARE_PIPELINE "inferattrs,always-inline,function(sroa,mem2reg)"
 #define DEFAULT_LOOP_POLL_INTERVAL 1000
 
 void corral_polls_options_init(corral_polls_options *options)
@@ -161,18 +163,28 @@ static void check_poll_distance_limit(polls_pass *pass, LLVMValueRef function,
                (unsigned long long)report->poll_distance, (unsigned long long)limit);
 }
 
-static void place_and_check_polls(polls_pass *pass)
+/* One report per managed function, in the same order, once the list is
+ * complete (the callback entries are in it). */
+static void start_reports(polls_pass *pass)
 {
     for (size_t i = 0; i < pass->managed_functions.count; i++) {
         LLVMValueRef function = pass->managed_functions.items[i];
         corral_polls_function_report report = {.function = xstrdup(value_name(function))};
         if (is_shadow_stack_function(function))
             report.gcroot_roots = CORRAL_GCROOT_ROOTS_FRAME; /* until promoted, below */
-        place_polls(pass, function, &report);
-        check_shadow_stack_polls(pass, function, &report);
-        analyse_poll_distance(pass, function, &report);
-        check_poll_distance_limit(pass, function, &report);
         VEC_PUSH(pass->reports, report);
+    }
+}
+
+static void place_and_check_polls(polls_pass *pass)
+{
+    for (size_t i = 0; i < pass->managed_functions.count; i++) {
+        LLVMValueRef function = pass->managed_functions.items[i];
+        corral_polls_function_report *report = &pass->reports.items[i];
+        place_polls(pass, function, report);
+        check_shadow_stack_polls(pass, function, report);
+        analyse_poll_distance(pass, function, report);
+        check_poll_distance_limit(pass, function, report);
     }
 }
 
@@ -335,9 +347,12 @@ static void run_steps(polls_pass *pass)
         check_function(pass, function);
     if (pass->error_count)
         return;
+    start_reports(pass);
+    /* Raw pointers first: a frame pin goes before the raw cast, which must
+     * come before the call pins of its call (their unpins pop in turn). */
     FOR_EACH_MANAGED(pass, function) {
+        keep_raw_pointers_relocatable(pass, function, &pass->reports.items[index_]);
         pin_variadic_references(pass, function);
-        keep_raw_pointers_relocatable(pass, function);
     }
     if (pass->error_count)
         return;

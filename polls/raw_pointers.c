@@ -20,7 +20,10 @@
  *
  * A raw pointer passed to a call that can reach a safepoint (managed code,
  * unmanaged C through its wrapper) pins its object for the call, as CoreCLR
- * pins an array passed to native code: the callee holds the only copy.
+ * pins an array passed to native code: the callee holds the only copy. One
+ * whose use may hand a pointer into the object back to the frame (strchr's
+ * result, strtol's end) pins it until the function returns (frame_pins.c),
+ * which covers the call too.
  */
 #include "pass.h"
 
@@ -244,8 +247,8 @@ static void pin_raw_arguments(polls_pass *pass, LLVMValueRef function, LLVMValue
     unsigned count = LLVMGetNumArgOperands(call);
     for (unsigned i = 0; i < count; i++) {
         LLVMValueRef argument = LLVMGetOperand(call, i);
-        if (!is_raw_cast(argument))
-            continue;
+        if (!is_raw_cast(argument) || is_frame_pinned(argument))
+            continue; /* pinned already, for the whole frame */
         LLVMValueRef object = object_of_address(LLVMGetOperand(argument, 0));
         if (!object) {
             LLVMValueRef callee = called_function(call);
@@ -301,8 +304,9 @@ static void check_raw_pointer_stores(polls_pass *pass, LLVMValueRef function)
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
              inst = LLVMGetNextInstruction(inst)) {
             if (!LLVMIsAStoreInst(inst) || !is_raw_cast(LLVMGetOperand(inst, 0)) ||
-                is_gcroot_slot(LLVMGetOperand(inst, 1)))
-                continue;
+                is_gcroot_slot(LLVMGetOperand(inst, 1)) ||
+                is_frame_memory(LLVMGetOperand(inst, 1)))
+                continue; /* a local: the object is pinned for the frame */
             LLVMValueRef object = object_of_address(LLVMGetOperand(LLVMGetOperand(inst, 0), 0));
             if (object && pins_object(function, object))
                 continue;
@@ -318,7 +322,8 @@ static void check_raw_pointer_stores(polls_pass *pass, LLVMValueRef function)
         }
 }
 
-void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function)
+void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function,
+                                   corral_polls_function_report *report)
 {
     rebuild r = {.pass = pass};
     ptr_table_init(&r.candidates);
@@ -330,6 +335,8 @@ void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function)
     free(r.order.items);
     ptr_table_free(&r.candidates);
     ptr_table_free(&r.rebuilt);
+    if (!is_shadow_stack_function(function))
+        pin_objects_for_frame(pass, function, report);
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call_pins.h"
 #include "coordinator.h"
 #include "deque.h"
 #include "fatal.h"
@@ -426,6 +427,13 @@ static void mark_large_remembered(unsigned worker, size_t first, size_t end, voi
                                  &visit);
 }
 
+/* A frame pin's object: C may hold the only pointer into it (call_pins.c). */
+static void mark_frame_pin(void *word, void *context)
+{
+    const slot_visit *visit = context;
+    mark_push(visit->worker, tagged_root_object(word), 0);
+}
+
 static void mark_thread_roots(unsigned worker, size_t first, size_t end, void *context)
 {
     mark_context *mark = context;
@@ -436,6 +444,7 @@ static void mark_thread_roots(unsigned worker, size_t first, size_t end, void *c
         for (size_t r = 0; r < roots->base_count; r++)
             mark_push(worker, tagged_root_object(*roots->bases[r]), 0);
         roots_visit_handles_from_stw(thread, mark_tagged_slot, &visit);
+        call_pins_for_each_frame_pin_from_stw(thread, mark_frame_pin, &visit);
     }
 }
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "barrier.h"
+#include "call_pins.h"
 #include "config.h"
 #include "fatal.h"
 #include "gc.h"
@@ -256,6 +257,13 @@ static void check_stack_slot(verifier *v, void **slot)
         check_tagged_slot(slot, tag, v);
 }
 
+/* A frame pin's object, a root as a stack slot's word is (call_pins.c). */
+static void check_frame_pin(void *word, void *context)
+{
+    void *copy = word; /* read only: a pinned object does not move */
+    check_stack_slot(context, &copy);
+}
+
 static void check_thread(verifier *v, corral_thread *thread)
 {
     thread_roots *roots = &thread->roots;
@@ -265,6 +273,8 @@ static void check_thread(verifier *v, corral_thread *thread)
         check_stack_slot(v, roots->bases[i]);
     v->where = "handle of a stopped thread";
     roots_visit_handles_from_stw(thread, check_tagged_slot, v);
+    v->where = "frame pin of a stopped thread";
+    call_pins_for_each_frame_pin_from_stw(thread, check_frame_pin, v);
 }
 
 static void scan(verifier *v, void *object)

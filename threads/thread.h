@@ -111,7 +111,14 @@ typedef struct thread_roots {
     size_t gcroot_promoted_frames; /* frames of gcroot code in promoted mode */
 } thread_roots;
 
-typedef VEC(void *) call_pin_stack;
+/* An object compiled code pins (src/call_pins.c): for one call
+ * (frame_slot NULL), or until its frame returns (frame_slot: the word in
+ * that frame that holds this entry's index). */
+typedef struct call_pin {
+    void *object; /* NULL once a frame pin's site let go of it */
+    size_t *frame_slot;
+} call_pin;
+typedef VEC(call_pin) call_pin_stack;
 
 typedef struct corral_thread {
     /* --- written by the owning thread; read by the coordinator and GC workers
@@ -124,9 +131,10 @@ typedef struct corral_thread {
     handle_block *handles;    /* current (innermost) handle block */
     struct corral_tlab *tlab; /* the owner's TLS TLAB: the collector resets it */
     uint32_t handle_scope_depth;
-    /* Objects pinned for the duration of one call (src/call_pins.c): a stack,
-     * since such pins nest with the calls. The collector reads them, like the
-     * handles, only once the thread is stopped. */
+    /* Objects compiled code pins for one call or for the rest of a frame
+     * (src/call_pins.c): a stack, since such pins nest with the calls. The
+     * collector reads them, like the handles, only once the thread is
+     * stopped. */
     call_pin_stack call_pins;
     /* Stacks of this thread that switched away with managed frames on them
      * (stack_switch.c): walked like the running one. Linked and unlinked by

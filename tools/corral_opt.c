@@ -589,6 +589,9 @@ static void print_distance_report(const corral_polls_result *result, const origi
             fprintf(stderr, "%s: %s: %u deletion barriers, %u elided\n", file,
                     report->function, report->deletion_barriers_inserted,
                     report->deletion_barriers_elided);
+        if (report->frame_pins)
+            fprintf(stderr, "%s: %s: %u frame pins\n", file, report->function,
+                    report->frame_pins);
         if (report->gcroot_roots != CORRAL_GCROOT_ROOTS_NONE)
             fprintf(stderr, "%s: %s: gcroot roots %s\n", file, report->function,
                     report->gcroot_roots == CORRAL_GCROOT_ROOTS_PROMOTED

@@ -59,6 +59,16 @@
 #define CORRAL_ABI_PIN_FOR_CALL "corral_pin_for_call"
 #define CORRAL_ABI_UNPIN_AFTER_CALL "corral_unpin_after_call"
 
+/* Frame pins, for a raw pointer into an object that reaches code which may
+ * hand back a pointer into it (a call that may capture it, a phi with other
+ * pointers, a local): the object stays pinned and alive until the function
+ * returns. The function's entry fills a block of 1 + sites i64 words with
+ * -1; each site calls void PIN_FOR_FRAME(ptr block, i32 site, ptr
+ * addrspace(1) object), and every return first calls void
+ * UNPIN_FRAME(ptr block). Both gc-leaf. */
+#define CORRAL_ABI_PIN_FOR_FRAME "corral_pin_for_frame"
+#define CORRAL_ABI_UNPIN_FRAME "corral_unpin_frame"
+
 /* Write barrier (pass option --write-barrier), after a reference store to
  * %field of %object (corral/barrier.h has the C form):
  *     %offset = ptrtoint %field - load CORRAL_ABI_BARRIER_TABLE.heap_base

@@ -48,6 +48,11 @@ void corral_main_returns(void);
  * returns. Null pins nothing. Leaf. */
 CORRAL_LEAF void corral_pin_for_call(corral_ref object);
 CORRAL_LEAF void corral_unpin_after_call(corral_ref object);
+/* A frame pin (corral/abi.h): object stays pinned, and alive, until the
+ * frame holding block returns and calls corral_unpin_frame; each site of
+ * the frame holds one object, the last it pinned. Null lets go. Leaf. */
+CORRAL_LEAF void corral_pin_for_frame(size_t *block, uint32_t site, corral_ref object);
+CORRAL_LEAF void corral_unpin_frame(size_t *block);
 
 /* Around a setjmp call in managed code (corral/abi.h): save writes the
  * state the second return restores (state: CORRAL_ABI_SETJMP_STATE_BYTES,

@@ -183,6 +183,9 @@ typedef struct corral_polls_function_report {
         CORRAL_GCROOT_ROOTS_FRAME = 1,  /* a shadow-stack frame */
         CORRAL_GCROOT_ROOTS_PROMOTED = 2, /* SSA references in the stack maps */
     } gcroot_roots;
+    /* Raw pointers into objects pinned until the function returns, since a
+     * use may hand back a pointer into them (strchr, strtol's end). */
+    unsigned frame_pins;
 } corral_polls_function_report;
 
 typedef struct corral_polls_result {
