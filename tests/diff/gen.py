@@ -79,6 +79,11 @@ every one but those its KNOWN_BUGS table lists for the level):
                     makecontext), switched with main's by swapcontext after
                     each round while both stacks hold references and
                     collect
+  c-strings         digits snprintf'd into a word array (an object) and parsed
+                    back by C: a loop stepping through strtoull's end pointer
+                    with something that may collect after each number, then
+                    strchr's and strrchr's results and their offsets read
+                    after more such calls
   stack-slots       references in stack memory: a stack array of references
                     filled by a helper through out-parameters and walked by
                     pointer, a struct of three references (in memory: sret
@@ -95,7 +100,7 @@ SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "in
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
           "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp", "headerless",
           "cut", "slot-helpers", "ref-vectors", "atomics", "stack-slots", "callbacks-in-memory",
-          "foreign-callers", "coroutines"]
+          "foreign-callers", "coroutines", "c-strings"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -150,7 +155,7 @@ class Generator:
 
     def statement(self, env, index, depth):
         r = self.r
-        kind = r.randrange(26)
+        kind = r.randrange(27)
         target = r.choice(env["scalars"][-4:])
         if kind == 0:
             ref = r.choice(env["refs"])
@@ -254,6 +259,8 @@ class Generator:
         elif kind == 25 and "callbacks-in-memory" in self.shapes:
             self.emit("%s += diff_cookie(%s, %s);" % (target, self.expr(env, 1), r.choice(env["refs"])),
                       depth)
+        elif kind == 26 and "c-strings" in self.shapes:
+            self.c_strings(env, index, depth, target)
         elif kind == 11 and depth < 3:
             self.emit("if ((%s & 3) != 1) {" % self.expr(env, 1), depth)
             self.statement(env, index, depth + 1)
@@ -288,6 +295,35 @@ class Generator:
         else:
             self.emit("diff_garbage(%d);" % r.randrange(1, 4), depth + 2)
         self.emit("*p = *p * 5 + %s;" % target, depth + 1)
+        self.emit("}", depth)
+
+    def c_strings(self, env, index, depth, target):
+        """Numbers written into an object as text and parsed back by C, whose
+        pointers into it (strtoull's end, strchr's result) are read after
+        calls that may collect: the pass pins the object for the frame."""
+        r = self.r
+        words = r.randrange(4, 9)
+        values = ", ".join("(unsigned long long)(%s & 0xffff)" % self.expr(env, 1)
+                           for _ in range(3))
+        self.emit("{", depth)
+        self.emit("arr_ref text = diff_new_words(%d);" % words, depth + 1)
+        self.emit('snprintf((char *)DIFF_WORDS(text), %d, "%%llu,%%llu,%%llu", %s);'
+                  % (words * 8, values), depth + 1)
+        self.emit("char *end;", depth + 1)
+        self.emit("for (char *p = (char *)DIFF_WORDS(text);; p = end + 1) {", depth + 1)
+        self.emit("%s = %s * 1000003 + strtoull(p, &end, 10);" % (target, target), depth + 2)
+        self.emit(self.safepoint(env, index), depth + 2)
+        self.emit("if (*end != ',')", depth + 2)
+        self.emit("break;", depth + 3)
+        self.emit("}", depth + 1)
+        self.emit("char *comma = strchr((char *)DIFF_WORDS(text), ',');", depth + 1)
+        self.emit(self.safepoint(env, index), depth + 1)
+        self.emit("%s += (uint64_t)(comma - (char *)DIFF_WORDS(text)) * 7 + (uint64_t)comma[1];"
+                  % target, depth + 1)
+        if r.randrange(2):
+            self.emit("char *last = strrchr((char *)DIFF_WORDS(text), ',');", depth + 1)
+            self.emit(self.safepoint(env, index), depth + 1)
+            self.emit("%s ^= (uint64_t)last[1] << %d;" % (target, r.randrange(8)), depth + 1)
         self.emit("}", depth)
 
     def field_address(self, env):
@@ -689,6 +725,8 @@ class Generator:
             self.out.append("#include <stdint.h>")
             self.out.append("static uint64_t rounds(uint64_t salt, int print);")
         self.out.append('#include "diff_helpers.h"')
+        if "c-strings" in self.shapes:
+            self.out.append("#include <string.h>")
         self.out.append("")
         self.function_count = r.randrange(4, 10)
         for i in range(self.function_count):
