@@ -183,11 +183,68 @@ static LLVMValueRef build_frame_pin_block(polls_pass *pass, LLVMValueRef functio
     return block;
 }
 
-/* Pins the object of raw (which user may hand back) from just before raw
- * on: the pin call, or NULL when the pass cannot, after an error. */
+/* Whether instruction a comes before b on every path to b. */
+static int instruction_dominates(const cfg *graph, const size_t *idom, LLVMValueRef a,
+                                 LLVMValueRef b)
+{
+    LLVMBasicBlockRef block_a = LLVMGetInstructionParent(a);
+    if (block_a != LLVMGetInstructionParent(b))
+        return cfg_dominates(idom, cfg_block_index(graph, block_a),
+                             cfg_block_index(graph, LLVMGetInstructionParent(b)));
+    for (LLVMValueRef inst = LLVMGetNextInstruction(a); inst; inst = LLVMGetNextInstruction(inst))
+        if (inst == b)
+            return 1;
+    return 0;
+}
+
+/* Where the pin of object for raw goes: before raw, or, when raw is in a
+ * loop the object is made before, at the end of the preheader of the
+ * outermost such loop: once each time the loop is entered, not each round. */
+static LLVMValueRef pin_position(const frame_pin_index *pins, LLVMValueRef raw,
+                                 LLVMValueRef object)
+{
+    const cfg *graph = pins->graph;
+    size_t block = cfg_block_index(graph, LLVMGetInstructionParent(raw));
+    unsigned char *in_loop = xcalloc(graph->block_count, 1);
+    LLVMValueRef best = raw;
+    size_t best_size = 0;
+    for (size_t e = 0; e < graph->retreating.count; e++) {
+        size_t latch = graph->retreating.items[e].from, header = graph->retreating.items[e].to;
+        if (!cfg_dominates(pins->idom, header, latch))
+            continue; /* not a natural loop */
+        cfg_loop_body(graph, latch, header, in_loop);
+        size_t size = 0, preheader = SIZE_MAX, outside = 0;
+        for (size_t b = 0; b < graph->block_count; b++)
+            size += in_loop[b];
+        const index_list *preds = &graph->predecessors[header];
+        for (size_t i = 0; i < preds->count; i++)
+            if (!in_loop[preds->items[i]]) {
+                preheader = preds->items[i];
+                outside++;
+            }
+        if (!in_loop[block] || size <= best_size || outside != 1)
+            continue;
+        LLVMValueRef end = LLVMGetBasicBlockTerminator(graph->blocks[preheader]);
+        if (!end || (LLVMGetInstructionOpcode(end) != LLVMBr &&
+                     LLVMGetInstructionOpcode(end) != LLVMSwitch))
+            continue;
+        /* The object's value must be the one every round sees. */
+        if (LLVMIsAInstruction(object) &&
+            !instruction_dominates(graph, pins->idom, object, end))
+            continue;
+        best = end;
+        best_size = size;
+    }
+    free(in_loop);
+    return best;
+}
+
+/* Pins the object of raw (which user may hand back) from before raw on
+ * (pin_position): the pin call, or NULL when the pass cannot, after an
+ * error. */
 static LLVMValueRef pin_site(polls_pass *pass, LLVMValueRef function, LLVMValueRef block,
                              unsigned site, LLVMValueRef raw, LLVMValueRef user,
-                             const cfg *graph)
+                             const frame_pin_index *pins)
 {
     LLVMValueRef object = object_of_address(LLVMGetOperand(raw, 0));
     if (!object) {
@@ -205,11 +262,11 @@ static LLVMValueRef pin_site(polls_pass *pass, LLVMValueRef function, LLVMValueR
                    callee ? value_name(callee) : "(indirect)");
         return NULL;
     }
-    LLVMPositionBuilderBefore(pass->builder, raw);
+    LLVMPositionBuilderBefore(pass->builder, pin_position(pins, raw, object));
     LLVMValueRef arguments[] = {block, LLVMConstInt(LLVMInt32TypeInContext(pass->context), site, 0),
                                 object};
     LLVMValueRef pin = build_leaf_call(pass, pin_function(pass), arguments, 3);
-    if (!defined_again_after(graph, object, raw))
+    if (!defined_again_after(pins->graph, object, raw))
         mark_frame_pinned(pass, raw);
     return pin;
 }
@@ -231,19 +288,6 @@ static void unpin_at_exits(polls_pass *pass, LLVMValueRef function, LLVMValueRef
     }
 }
 
-/* Whether instruction a comes before b on every path to b. */
-static int instruction_dominates(const cfg *graph, const size_t *idom, LLVMValueRef a,
-                                 LLVMValueRef b)
-{
-    LLVMBasicBlockRef block_a = LLVMGetInstructionParent(a);
-    if (block_a != LLVMGetInstructionParent(b))
-        return cfg_dominates(idom, cfg_block_index(graph, block_a),
-                             cfg_block_index(graph, LLVMGetInstructionParent(b)));
-    for (LLVMValueRef inst = LLVMGetNextInstruction(a); inst; inst = LLVMGetNextInstruction(inst))
-        if (inst == b)
-            return 1;
-    return 0;
-}
 
 void frame_pin_index_build(frame_pin_index *index, const cfg *graph)
 {
@@ -362,7 +406,7 @@ void pin_objects_for_frame(polls_pass *pass, LLVMValueRef function,
                 mark_frame_pinned(pass, raw);
         } else {
             LLVMValueRef pin =
-                pin_site(pass, function, block, sites, raw, users.items[i], &graph);
+                pin_site(pass, function, block, sites, raw, users.items[i], &pins);
             if (pin) {
                 VEC_PUSH(pins.pins, pin);
                 sites++;

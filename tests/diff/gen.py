@@ -81,9 +81,9 @@ every one but those its KNOWN_BUGS table lists for the level):
                     collect
   c-strings         digits snprintf'd into a word array (an object) and parsed
                     back by C: a loop stepping through strtoull's end pointer
-                    with something that may collect after each number, then
+                    with garbage that may collect after each number, then
                     strchr's and strrchr's results and their offsets read
-                    after more such calls
+                    after more garbage
   stack-slots       references in stack memory: a stack array of references
                     filled by a helper through out-parameters and walked by
                     pointer, a struct of three references (in memory: sret
@@ -300,7 +300,9 @@ class Generator:
     def c_strings(self, env, index, depth, target):
         """Numbers written into an object as text and parsed back by C, whose
         pointers into it (strtoull's end, strchr's result) are read after
-        calls that may collect: the pass pins the object for the frame."""
+        garbage that may collect (not calls: generated functions call earlier
+        ones, and more calls per function multiply the work): the pass pins
+        the object for the frame."""
         r = self.r
         words = r.randrange(4, 9)
         values = ", ".join("(unsigned long long)(%s & 0xffff)" % self.expr(env, 1)
@@ -312,17 +314,17 @@ class Generator:
         self.emit("char *end;", depth + 1)
         self.emit("for (char *p = (char *)DIFF_WORDS(text);; p = end + 1) {", depth + 1)
         self.emit("%s = %s * 1000003 + strtoull(p, &end, 10);" % (target, target), depth + 2)
-        self.emit(self.safepoint(env, index), depth + 2)
+        self.emit("diff_garbage(%d);" % r.randrange(1, 6), depth + 2)
         self.emit("if (*end != ',')", depth + 2)
         self.emit("break;", depth + 3)
         self.emit("}", depth + 1)
         self.emit("char *comma = strchr((char *)DIFF_WORDS(text), ',');", depth + 1)
-        self.emit(self.safepoint(env, index), depth + 1)
+        self.emit("diff_garbage(%d);" % r.randrange(1, 6), depth + 1)
         self.emit("%s += (uint64_t)(comma - (char *)DIFF_WORDS(text)) * 7 + (uint64_t)comma[1];"
                   % target, depth + 1)
         if r.randrange(2):
             self.emit("char *last = strrchr((char *)DIFF_WORDS(text), ',');", depth + 1)
-            self.emit(self.safepoint(env, index), depth + 1)
+            self.emit("diff_garbage(%d);" % r.randrange(1, 6), depth + 1)
             self.emit("%s ^= (uint64_t)last[1] << %d;" % (target, r.randrange(8)), depth + 1)
         self.emit("}", depth)
 

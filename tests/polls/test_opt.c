@@ -913,6 +913,12 @@ static void test_rewrites(void)
        "a loop's object is pinned each round by one site, its casts not marked pinned for the "
        "frame, and the offsets taken while it is pinned may live across calls and rounds");
     free(each_round);
+    char *invariant = ir_function(ir, "same_object_each_round");
+    ok(invariant && count_of(invariant, "@corral_pin_for_frame(") == 1 &&
+           appears_before(invariant, "@corral_pin_for_frame(", "loop:") &&
+           !strstr(invariant, "@corral_pin_for_call"),
+       "the same object in every round of a loop is pinned once, before the loop");
+    free(invariant);
     char *nothing = ir_function(ir, "nothing_handed_back");
     ok(nothing && !strstr(nothing, "frame_pin") &&
            strstr(nothing, "@corral_pin_for_call(ptr addrspace(1) %s)"),

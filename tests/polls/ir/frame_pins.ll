@@ -132,3 +132,28 @@ loop:
 exit:
   ret i64 %sum.next
 }
+
+; strchr on the same object every round of a loop: one pin, before the loop.
+define i64 @same_object_each_round(ptr addrspace(1) %s, ptr %wanted, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %sum = phi i64 [ 0, %entry ], [ %sum.next, %loop ]
+  %w = getelementptr i8, ptr %wanted, i64 %i
+  %c = load i8, ptr %w
+  %ci = sext i8 %c to i32
+  %raw = addrspacecast ptr addrspace(1) %s to ptr
+  %found = call ptr @strchr(ptr %raw, i32 %ci)
+  %start = addrspacecast ptr addrspace(1) %s to ptr
+  %fi = ptrtoint ptr %found to i64
+  %si = ptrtoint ptr %start to i64
+  %offset = sub i64 %fi, %si
+  call void @g()
+  %sum.next = add i64 %sum, %offset
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret i64 %sum.next
+}
