@@ -621,10 +621,11 @@ static int pins_cover_root(const safepoint_map *map, const frame_pin_index *pins
 static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
                                  const safepoint_map *map)
 {
-    ptr_table tainted, roots, reported;
+    ptr_table tainted, roots, reported, covered; /* covered: root -> 1 + whether pins cover it */
     ptr_table_init(&tainted);
     ptr_table_init(&roots);
     ptr_table_init(&reported);
+    ptr_table_init(&covered);
     value_list order = {0};
     frame_pin_index pins;
     frame_pin_index_build(&pins, &map->graph);
@@ -636,8 +637,13 @@ static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
         /* One message per cast: what follows from it is the same mistake. */
         if (ptr_table_contains(&reported, (void *)root))
             continue;
+        uintptr_t cover = 0;
+        if (!ptr_table_get(&covered, (void *)root, &cover)) {
+            cover = 1 + pins_cover_root(map, &pins, (LLVMValueRef)root, &roots, &order);
+            ptr_table_put(&covered, (void *)root, cover);
+        }
         LLVMValueRef crossed;
-        if (pins_cover_root(map, &pins, (LLVMValueRef)root, &roots, &order)) {
+        if (cover == 2) {
             pinned_object pinned = {&pins, object_of_root(&pins, (LLVMValueRef)root)};
             crossed = live_across_safepoint_where(map, value, counts_unless_pinned, &pinned);
         } else {
@@ -670,6 +676,7 @@ static void check_tainted_values(polls_pass *pass, LLVMValueRef function,
     ptr_table_free(&tainted);
     ptr_table_free(&roots);
     ptr_table_free(&reported);
+    ptr_table_free(&covered);
 }
 
 static void check_aggregate(polls_pass *pass, LLVMValueRef function, const safepoint_map *map,
