@@ -57,8 +57,13 @@ int is_frame_pinned(LLVMValueRef raw)
     return LLVMGetMetadata(raw, frame_pinned_kind(context)) != NULL;
 }
 
-static void mark_frame_pinned(polls_pass *pass, LLVMValueRef raw)
+/* Marks raw, whose object a frame pin holds there, when the object keeps
+ * that value until the function returns (a loop does not define it again). */
+static void mark_frame_pinned(polls_pass *pass, const cfg *graph, LLVMValueRef raw,
+                              LLVMValueRef object)
 {
+    if (defined_again_after(graph, object, raw))
+        return;
     LLVMMetadataRef empty = LLVMMDNodeInContext2(pass->context, NULL, 0);
     LLVMSetMetadata(raw, frame_pinned_kind(pass->context),
                     LLVMMetadataAsValue(pass->context, empty));
@@ -266,8 +271,7 @@ static LLVMValueRef pin_site(polls_pass *pass, LLVMValueRef function, LLVMValueR
     LLVMValueRef arguments[] = {block, LLVMConstInt(LLVMInt32TypeInContext(pass->context), site, 0),
                                 object};
     LLVMValueRef pin = build_leaf_call(pass, pin_function(pass), arguments, 3);
-    if (!defined_again_after(pins->graph, object, raw))
-        mark_frame_pinned(pass, raw);
+    mark_frame_pinned(pass, pins->graph, raw, object);
     return pin;
 }
 
@@ -317,6 +321,19 @@ int frame_pin_holds(const frame_pin_index *index, LLVMValueRef object, LLVMValue
     return 0;
 }
 
+/* Queues the successors of block not seen yet. */
+static void queue_successors(const cfg *graph, size_t block, unsigned char *seen,
+                             size_t *worklist, size_t *pending)
+{
+    for (size_t i = 0; i < graph->successors[block].count; i++) {
+        size_t next = graph->successors[block].items[i];
+        if (!seen[next]) {
+            seen[next] = 1;
+            worklist[(*pending)++] = next;
+        }
+    }
+}
+
 int defined_again_after(const cfg *graph, LLVMValueRef object, LLVMValueRef since)
 {
     if (!LLVMIsAInstruction(object))
@@ -330,21 +347,11 @@ int defined_again_after(const cfg *graph, LLVMValueRef object, LLVMValueRef sinc
     int found = 0;
     /* From since's successors: object dominates since, so its block counts
      * only when reached again. */
-    for (size_t i = 0; i < graph->successors[start].count; i++)
-        if (!seen[graph->successors[start].items[i]]) {
-            seen[graph->successors[start].items[i]] = 1;
-            worklist[pending++] = graph->successors[start].items[i];
-        }
+    queue_successors(graph, start, seen, worklist, &pending);
     while (pending && !found) {
         size_t block = worklist[--pending];
         found = block == target;
-        for (size_t i = 0; i < graph->successors[block].count; i++) {
-            size_t next = graph->successors[block].items[i];
-            if (!seen[next]) {
-                seen[next] = 1;
-                worklist[pending++] = next;
-            }
-        }
+        queue_successors(graph, block, seen, worklist, &pending);
     }
     free(seen);
     free(worklist);
@@ -402,8 +409,7 @@ void pin_objects_for_frame(polls_pass *pass, LLVMValueRef function,
         LLVMValueRef raw = raws.items[i];
         LLVMValueRef object = object_of_address(LLVMGetOperand(raw, 0));
         if (object && frame_pin_holds(&pins, object, raw)) {
-            if (!defined_again_after(&graph, object, raw))
-                mark_frame_pinned(pass, raw);
+            mark_frame_pinned(pass, &graph, raw, object);
         } else {
             LLVMValueRef pin =
                 pin_site(pass, function, block, sites, raw, users.items[i], &pins);
@@ -413,12 +419,12 @@ void pin_objects_for_frame(polls_pass *pass, LLVMValueRef function,
             }
         }
     }
-    /* Other uses of a pinned object after its site need nothing more. */
+    /* Other uses of a pinned object after its site need nothing more (a
+     * second pass: a pin moved before a loop covers casts met earlier). */
     for (size_t i = 0; i < raws.count && block; i++) {
         LLVMValueRef object = object_of_address(LLVMGetOperand(raws.items[i], 0));
-        if (!users.items[i] && object && frame_pin_holds(&pins, object, raws.items[i]) &&
-            !defined_again_after(&graph, object, raws.items[i]))
-            mark_frame_pinned(pass, raws.items[i]);
+        if (!users.items[i] && object && frame_pin_holds(&pins, object, raws.items[i]))
+            mark_frame_pinned(pass, &graph, raws.items[i], object);
     }
     if (block) {
         unpin_at_exits(pass, function, block);
