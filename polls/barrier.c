@@ -8,7 +8,9 @@
  * reference; `atomicrmw xchg` and `cmpxchg` of a reference (normalize.c has
  * turned xchg into i64 of a ptrtoint); `llvm.memcpy`/`llvm.memmove` into
  * address space 1, which may copy references (loop idioms turn copy loops
- * into them), through a range barrier. memset writes no reference but null.
+ * into them), through a range barrier, and so do libc's memcpy, memmove,
+ * mempcpy, memccpy and bcopy, which corralc's -fno-builtin leaves as calls
+ * (`memcpy((void *)o->items, ...)`). memset writes no reference but null.
  *
  * Elided, and counted: stores of a constant that is no heap object (null,
  * undef, a global's address; not an inttoptr, which a JIT may use for a pinned object),
@@ -83,11 +85,22 @@ static int is_safepoint(const polls_pass *pass, LLVMValueRef inst)
     return call_is_statepoint(pass, inst) || classify_call(pass, inst) == CALL_POLL;
 }
 
-/* A raw (address space 0) address made from a reference: an addrspacecast
- * of one, possibly offset. Stores through it write into the heap. */
+/* A raw (address space 0) address that may be made from a reference: an
+ * addrspacecast of one, possibly offset, or a phi or select that may choose
+ * one. Stores through it may write into the heap; the barrier's run-time
+ * test finds the rest outside it. */
 static int raw_address_into_heap(LLVMValueRef pointer)
 {
-    return is_raw_cast(strip_address(pointer));
+    return may_be_raw_from_reference(pointer);
+}
+
+/* The object a store's field lies in, when the IR names it, also through a
+ * raw pointer made from a reference: the runtime then need not search the
+ * large objects for it. */
+static LLVMValueRef object_of_field(LLVMValueRef field)
+{
+    LLVMValueRef base = strip_address(field);
+    return object_of_address(is_raw_cast(base) ? LLVMGetOperand(base, 0) : field);
 }
 
 /* A constant that cannot be a heap object: null (also all-null vectors and
@@ -273,17 +286,18 @@ static LLVMValueRef as_heap_pointer(barrier_state *state, LLVMValueRef pointer)
     return LLVMBuildAddrSpaceCast(state->pass->builder, pointer, state->ref, "");
 }
 
-/* A memory intrinsic's length operand as the i64 the runtime takes. */
+/* A bulk write's length as the i64 the runtime takes. */
 static LLVMValueRef length_as_i64(barrier_state *state, LLVMValueRef call)
 {
-    LLVMValueRef length = LLVMGetOperand(call, 2);
+    LLVMValueRef destination, length;
+    bulk_memory_write(call, &destination, &length);
     if (LLVMTypeOf(length) == state->i64)
         return length;
     return LLVMBuildZExt(state->pass->builder, length, state->i64, "");
 }
 
-/* STORE_FILL: llvm.memset, which overwrites references (with zeros) but
- * writes none; only classify_overwrite returns it. */
+/* STORE_FILL: memset and bzero, which overwrite references (with zeros)
+ * but write none; only classify_overwrite returns it. */
 typedef enum store_kind { NOT_A_REFERENCE_STORE, STORE_FIELD, STORE_RANGE, STORE_FILL } store_kind;
 static store_kind classify_store(LLVMValueRef inst, LLVMValueRef *field, LLVMValueRef *value);
 static store_kind classify_overwrite(LLVMValueRef inst, LLVMValueRef *field, LLVMValueRef *value);
@@ -304,7 +318,7 @@ static LLVMBasicBlockRef emit_card_barrier(barrier_state *state, LLVMValueRef af
     LLVMValueRef field = after, value;
     if (!after_is_field)
         classify_store(after, &field, &value);
-    LLVMValueRef object = object_of_address(field);
+    LLVMValueRef object = object_of_field(field);
     LLVMBasicBlockRef card = new_block_after(state, block, "corral.barrier.card");
     LLVMBasicBlockRef outside = new_block_after(state, card, "corral.barrier.outside");
     LLVMBasicBlockRef slow = new_block_after(state, outside, "corral.barrier.slow");
@@ -349,15 +363,16 @@ static LLVMBasicBlockRef emit_card_barrier(barrier_state *state, LLVMValueRef af
     return done;
 }
 
-/* memcpy/memmove into the heap: every card of the destination range. */
+/* A copy into the heap: every card of the destination range. */
 static void emit_range_barrier(barrier_state *state, LLVMValueRef call)
 {
     LLVMBuilderRef builder = state->pass->builder;
     LLVMValueRef next = LLVMGetNextInstruction(call);
     LLVMPositionBuilderBefore(builder, next);
     LLVMSetCurrentDebugLocation2(builder, LLVMInstructionGetDebugLoc(call));
-    LLVMValueRef destination = LLVMGetOperand(call, 0);
-    LLVMValueRef object = object_of_address(destination);
+    LLVMValueRef destination, bytes;
+    bulk_memory_write(call, &destination, &bytes);
+    LLVMValueRef object = object_of_field(destination);
     LLVMValueRef length = length_as_i64(state, call);
     LLVMValueRef arguments[3] = {object ? object : LLVMConstNull(state->ref),
                                  as_heap_pointer(state, destination), length};
@@ -397,8 +412,10 @@ static store_kind classify_store(LLVMValueRef inst, LLVMValueRef *field, LLVMVal
         *field = LLVMGetOperand(inst, 0);
         *value = LLVMGetOperand(inst, 2);
     } else if (LLVMIsACallInst(inst)) {
-        if (is_memory_copy_call(inst) && is_heap_address(LLVMGetOperand(inst, 0))) {
-            *field = LLVMGetOperand(inst, 0);
+        LLVMValueRef destination, length;
+        if (bulk_memory_write(inst, &destination, &length) == BULK_COPY &&
+            is_heap_address(destination)) {
+            *field = destination;
             *value = NULL;
             return STORE_RANGE;
         }
@@ -425,8 +442,8 @@ static int is_word_exchange_into_heap(LLVMValueRef inst, LLVMValueRef *field, LL
 /* What inst overwrites, for the deletion barrier: what classify_store
  * finds, an atomic exchange of a 64-bit word into the heap (the card
  * barrier needs it only when the new word is a reference; the old one may
- * be one whatever the new), and llvm.memset into the heap (*field its
- * destination). */
+ * be one whatever the new), and a fill of the heap (memset, bzero; *field
+ * its destination). */
 static store_kind classify_overwrite(LLVMValueRef inst, LLVMValueRef *field, LLVMValueRef *value)
 {
     store_kind kind = classify_store(inst, field, value);
@@ -434,11 +451,11 @@ static store_kind classify_overwrite(LLVMValueRef inst, LLVMValueRef *field, LLV
         return STORE_FIELD;
     if (kind != NOT_A_REFERENCE_STORE || !LLVMIsACallInst(inst))
         return kind;
-    LLVMValueRef callee = called_function(inst);
-    if (!callee || strncmp(value_name(callee), "llvm.memset.", 12) != 0 ||
-        !is_heap_address(LLVMGetOperand(inst, 0)))
+    LLVMValueRef destination, length;
+    if (bulk_memory_write(inst, &destination, &length) != BULK_FILL ||
+        !is_heap_address(destination))
         return NOT_A_REFERENCE_STORE;
-    *field = LLVMGetOperand(inst, 0);
+    *field = destination;
     *value = NULL;
     return STORE_FILL;
 }
@@ -486,7 +503,7 @@ static void emit_deletion_barrier(barrier_state *state, LLVMValueRef inst)
     LLVMValueRef field, value;
     store_kind kind = classify_overwrite(inst, &field, &value);
     LLVMPositionBuilderAtEnd(builder, log);
-    LLVMValueRef object = object_of_address(field);
+    LLVMValueRef object = object_of_field(field);
     LLVMValueRef arguments[3] = {
         object ? object : LLVMConstNull(state->ref),
         as_heap_pointer(state, field),

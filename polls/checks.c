@@ -145,30 +145,9 @@ static int passes_interior_to_static(polls_pass *pass, LLVMValueRef caller, LLVM
     return 0;
 }
 
-/* Whether value is a raw pointer made from a reference, `(char *)s->data`
- * perhaps offset or chosen by a phi or select: a caller holding it across a
- * safepoint would not see it follow the object, as it does inside one
- * function (raw_pointers.c). */
-static int may_be_raw_from_reference(LLVMValueRef value, ptr_table *visited)
-{
-    if (!LLVMIsAInstruction(value) || LLVMGetTypeKind(LLVMTypeOf(value)) != LLVMPointerTypeKind)
-        return 0;
-    if (is_raw_cast(value))
-        return 1;
-    if (LLVMIsAGetElementPtrInst(value))
-        return may_be_raw_from_reference(LLVMGetOperand(value, 0), visited);
-    if (LLVMIsASelectInst(value))
-        return may_be_raw_from_reference(LLVMGetOperand(value, 1), visited) ||
-               may_be_raw_from_reference(LLVMGetOperand(value, 2), visited);
-    if (!LLVMIsAPHINode(value) || ptr_table_contains(visited, value))
-        return 0;
-    ptr_table_put(visited, value, 1);
-    for (unsigned i = 0; i < LLVMCountIncoming(value); i++)
-        if (may_be_raw_from_reference(LLVMGetIncomingValue(value, i), visited))
-            return 1;
-    return 0;
-}
-
+/* A returned interior reference, or raw pointer made from a reference: a
+ * caller holding it across a safepoint would not see it follow the object,
+ * as it does inside one function (raw_pointers.c). */
 static int returns_interior(polls_pass *pass, LLVMValueRef ret)
 {
     if (LLVMGetNumOperands(ret) == 0)
@@ -176,11 +155,7 @@ static int returns_interior(polls_pass *pass, LLVMValueRef ret)
     LLVMValueRef value = LLVMGetOperand(ret, 0);
     if (type_contains_gc_pointer(LLVMTypeOf(value)))
         return is_interior_reference(pass, value);
-    ptr_table visited;
-    ptr_table_init(&visited);
-    int raw = may_be_raw_from_reference(value, &visited);
-    ptr_table_free(&visited);
-    return raw;
+    return may_be_raw_from_reference(value);
 }
 
 void inline_interior_reference_helpers(polls_pass *pass)

@@ -19,6 +19,9 @@
 static const char *const default_leaf_functions[] = {
     /* memory and strings */
     "memcpy", "memmove", "memset", "memcmp", "memchr", "memrchr", "bcmp", "bzero",
+    "mempcpy", "memccpy", "bcopy", "explicit_bzero",
+    /* their _FORTIFY_SOURCE forms */
+    "__memcpy_chk", "__memmove_chk", "__mempcpy_chk", "__memset_chk",
     "strlen", "strnlen", "strcmp", "strncmp", "strchr", "strrchr", "strstr", "strcpy",
     "strncpy", "stpcpy", "stpncpy", "strcat", "strncat", "strspn", "strcspn", "strpbrk",
     /* errno and ctype tables (what isalpha() and errno expand to in glibc) */

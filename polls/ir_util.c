@@ -532,6 +532,79 @@ int is_memory_copy_call(LLVMValueRef inst)
            calls_function_prefixed(inst, "llvm.memmove.");
 }
 
+static int may_be_raw_from_reference_at(LLVMValueRef value, ptr_table *visited)
+{
+    if (!LLVMIsAInstruction(value) || LLVMGetTypeKind(LLVMTypeOf(value)) != LLVMPointerTypeKind)
+        return 0;
+    if (is_raw_cast(value))
+        return 1;
+    if (LLVMIsAGetElementPtrInst(value))
+        return may_be_raw_from_reference_at(LLVMGetOperand(value, 0), visited);
+    if (LLVMIsASelectInst(value))
+        return may_be_raw_from_reference_at(LLVMGetOperand(value, 1), visited) ||
+               may_be_raw_from_reference_at(LLVMGetOperand(value, 2), visited);
+    if (!LLVMIsAPHINode(value) || ptr_table_contains(visited, value))
+        return 0;
+    ptr_table_put(visited, value, 1);
+    for (unsigned i = 0; i < LLVMCountIncoming(value); i++)
+        if (may_be_raw_from_reference_at(LLVMGetIncomingValue(value, i), visited))
+            return 1;
+    return 0;
+}
+
+int may_be_raw_from_reference(LLVMValueRef value)
+{
+    ptr_table visited;
+    ptr_table_init(&visited);
+    int raw = may_be_raw_from_reference_at(value, &visited);
+    ptr_table_free(&visited);
+    return raw;
+}
+
+/* Writers of a run of bytes: the intrinsics, and the libc functions corralc
+ * leaves as calls (it builds with -fno-builtin, so `memcpy((void *)o->items,
+ * ...)` stays a call to libc's memcpy), with where each takes the
+ * destination and the length. */
+static const struct {
+    const char *name;
+    int prefix; /* name is an overloaded intrinsic's prefix */
+    bulk_write_kind kind;
+    unsigned destination, length;
+} bulk_writers[] = {
+    {"llvm.memcpy.", 1, BULK_COPY, 0, 2},   {"llvm.memmove.", 1, BULK_COPY, 0, 2},
+    {"llvm.memset.", 1, BULK_FILL, 0, 2},   {"memcpy", 0, BULK_COPY, 0, 2},
+    {"memmove", 0, BULK_COPY, 0, 2},        {"mempcpy", 0, BULK_COPY, 0, 2},
+    {"memccpy", 0, BULK_COPY, 0, 3},        {"bcopy", 0, BULK_COPY, 1, 2},
+    {"__memcpy_chk", 0, BULK_COPY, 0, 2},   {"__memmove_chk", 0, BULK_COPY, 0, 2},
+    {"__mempcpy_chk", 0, BULK_COPY, 0, 2},  {"memset", 0, BULK_FILL, 0, 2},
+    {"__memset_chk", 0, BULK_FILL, 0, 2},   {"bzero", 0, BULK_FILL, 0, 1},
+    {"explicit_bzero", 0, BULK_FILL, 0, 1},
+};
+
+bulk_write_kind bulk_memory_write(LLVMValueRef inst, LLVMValueRef *destination,
+                                  LLVMValueRef *length)
+{
+    LLVMValueRef callee = LLVMIsACallInst(inst) ? called_function(inst) : NULL;
+    if (!callee)
+        return BULK_NONE;
+    const char *name = value_name(callee);
+    for (size_t i = 0; i < sizeof bulk_writers / sizeof bulk_writers[0]; i++) {
+        int match = bulk_writers[i].prefix
+                        ? strncmp(name, bulk_writers[i].name, strlen(bulk_writers[i].name)) == 0
+                        : strcmp(name, bulk_writers[i].name) == 0;
+        /* A function of that name with another shape is not libc's. */
+        if (!match || LLVMGetNumArgOperands(inst) <= bulk_writers[i].length)
+            continue;
+        *destination = LLVMGetOperand(inst, bulk_writers[i].destination);
+        *length = LLVMGetOperand(inst, bulk_writers[i].length);
+        if (LLVMGetTypeKind(LLVMTypeOf(*destination)) != LLVMPointerTypeKind ||
+            LLVMGetTypeKind(LLVMTypeOf(*length)) != LLVMIntegerTypeKind)
+            return BULK_NONE;
+        return bulk_writers[i].kind;
+    }
+    return BULK_NONE;
+}
+
 int has_internal_linkage(LLVMValueRef global)
 {
     LLVMLinkage linkage = LLVMGetLinkage(global);

@@ -163,6 +163,9 @@ void remove_function_enum_attribute(LLVMValueRef function, const char *kind);
 int call_has_string_attribute(LLVMValueRef call, const char *kind);
 /* An addrspacecast of a reference to a raw (non-GC) pointer. */
 int is_raw_cast(LLVMValueRef value);
+/* Whether value is a raw pointer made from a reference, `(char *)s->data`
+ * perhaps offset or chosen by a phi or select (with C memory, perhaps). */
+int may_be_raw_from_reference(LLVMValueRef value);
 /* The pointer an address is computed from, through GEPs and bitcasts. */
 LLVMValueRef strip_address(LLVMValueRef pointer);
 /* The object an address (a reference, or one offset from it) lies in, when
@@ -194,6 +197,13 @@ LLVMValueRef build_exchange_like(polls_pass *pass, LLVMValueRef exchange, LLVMVa
 int calls_function_prefixed(LLVMValueRef inst, const char *prefix);
 /* A call of llvm.memcpy.* or llvm.memmove.*. */
 int is_memory_copy_call(LLVMValueRef inst);
+/* What a call writes in bulk at *destination, *length bytes: a copy (which
+ * may copy references) or a fill (which writes none but null). The memory
+ * intrinsics and their libc names (memcpy, memmove, mempcpy, memccpy,
+ * bcopy, memset, bzero, explicit_bzero, the _chk forms). */
+typedef enum bulk_write_kind { BULK_NONE, BULK_COPY, BULK_FILL } bulk_write_kind;
+bulk_write_kind bulk_memory_write(LLVMValueRef inst, LLVMValueRef *destination,
+                                  LLVMValueRef *length);
 /* Internal or private: C's static, seen by no other file. */
 int has_internal_linkage(LLVMValueRef global);
 /* The function a pointer operand names, through casts; NULL if none. */

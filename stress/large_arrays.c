@@ -9,8 +9,14 @@
  * collections; a checksum per array, kept in plain memory, is compared with
  * the heap after every round, so a missed update of a large object's field
  * (LOS objects never move but their fields must be forwarded) shows.
+ * C code moves elements too: libc's memmove shifts an array to insert in
+ * front, and memcpy copies a batch of new nodes in (through `(void *)`
+ * casts, left as calls by corralc), so their barriers must remember the
+ * young nodes they put into old arrays.
  */
 #include "torture.h"
+
+#include <string.h>
 
 typedef struct node CORRAL_REF *noderef;
 struct node {
@@ -104,7 +110,7 @@ static void mutate(corral_ref table)
 {
     corral_ref CORRAL_REF *arrays = TORTURE_ELEMENTS(corral_ref, table);
     long slot = (long)torture_below(&random_state, TABLE);
-    switch (torture_below(&random_state, 5)) {
+    switch (torture_below(&random_state, 7)) {
     case 0: /* replace the whole array */
         arrays[slot] = fill_array(slot, pick_length());
         break;
@@ -140,6 +146,53 @@ static void mutate(corral_ref table)
         noderef n = TORTURE_ELEMENTS(noderef, array)[torture_below(&random_state, TORTURE_LENGTH(array))];
         if (n)
             n->array = other;
+        break;
+    }
+    case 4: { /* C code inserting in front: the rest shifted by libc's memmove */
+        corral_ref array = arrays[slot];
+        if (!array || TORTURE_LENGTH(array) < 2)
+            break;
+        uint64_t length = TORTURE_LENGTH(array);
+        noderef last = TORTURE_ELEMENTS(noderef, array)[length - 1];
+        if (last) {
+            sums[slot] -= last->value;
+            counts[slot]--;
+        }
+        memmove((void *)&TORTURE_ELEMENTS(noderef, array)[1],
+                (const void *)TORTURE_ELEMENTS(noderef, array), (length - 1) * sizeof(noderef));
+        long value = next_value++;
+        noderef fresh = new_node(value);
+        TORTURE_ELEMENTS(noderef, array)[0] = fresh;
+        sums[slot] += value;
+        counts[slot]++;
+        break;
+    }
+    case 5: { /* a batch of new nodes copied in by libc's memcpy */
+        corral_ref array = arrays[slot];
+        uint64_t length = array ? TORTURE_LENGTH(array) : 0;
+        if (length == 0)
+            break;
+        uint64_t count = 1 + torture_below(&random_state, length < 16 ? length : 16);
+        corral_ref batch = corral_alloc_array(&ref_array_type, count);
+        long added = 0;
+        for (uint64_t i = 0; i < count; i++) {
+            long value = next_value++;
+            noderef fresh = new_node(value);
+            TORTURE_ELEMENTS(noderef, batch)[i] = fresh;
+            added += value;
+        }
+        uint64_t at = torture_below(&random_state, length - count + 1);
+        for (uint64_t i = at; i < at + count; i++) {
+            noderef old = TORTURE_ELEMENTS(noderef, array)[i];
+            if (old) {
+                sums[slot] -= old->value;
+                counts[slot]--;
+            }
+        }
+        memcpy((void *)&TORTURE_ELEMENTS(noderef, array)[at],
+               (const void *)TORTURE_ELEMENTS(noderef, batch), count * sizeof(noderef));
+        sums[slot] += added;
+        counts[slot] += (long)count;
         break;
     }
     default: { /* a large data array, checked and dropped */

@@ -59,7 +59,8 @@ every one but those its KNOWN_BUGS table lists for the level):
                     turns into vectors of references live across its poll,
                     copied by memcpy into a new array, and read back after
                     garbage (minor collections make it old while what it
-                    holds ages)
+                    holds ages); the copy, perhaps old by then, is given a
+                    new object by libc's memcpy or memmove through (void *)
   atomics           the __atomic and __sync builtins on reference fields
                     (clang does them on integers): a compare-exchange loop
                     with garbage in it pushing a new object onto an older
@@ -477,7 +478,12 @@ class Generator:
         """References stored into a new array without barriers (elided: a new
         object and an older one, the new one reachable only through the array),
         by a vectorized loop, and by memcpy into another new array; read back
-        after what may collect. 1024 references and up make a large object."""
+        after what may collect. 1024 references and up make a large object.
+        Then the copy, perhaps old by then, is also given new objects
+        by libc's memcpy or memmove through (void *), which corralc leaves as
+        calls: only the barrier after the call remembers them (the
+        collections before the reads that follow, and the verifier, see
+        them)."""
         r = self.r
         # Large (half the time) only in the last function, which rounds()
         # alone calls: earlier ones are called by the later ones, so large
@@ -508,6 +514,20 @@ class Generator:
         # Garbage, not a call: calls here would multiply the program's work.
         self.emit("diff_garbage(%d);" % r.randrange(1, 60), depth + 1)
         field = r.randrange(3)
+        count = r.randrange(1, min(copied, 8) + 1)
+        self.emit("{", depth + 1)
+        # Two allocations: more, in functions the others call, multiply the
+        # collections of a program with a collecting thread 30 times.
+        self.emit("obj_ref made = diff_new_obj();", depth + 2)
+        self.emit("made->v%d = %s;" % (field, self.expr(env, 1)), depth + 2)
+        self.emit("arr_ref young = diff_new_refs(%d);" % count, depth + 2)
+        self.emit("for (uint64_t i = 0; i < %d; i++)" % count, depth + 2)
+        self.emit("DIFF_REFS(young)[i] = i %% 2 ? %s : made;" % r.choice(env["refs"]), depth + 3)
+        self.emit("%s((void *)&DIFF_REFS(copy)[%d], (const void *)DIFF_REFS(young), "
+                  "%d * sizeof(obj_ref));" % (r.choice(["memcpy", "memmove"]),
+                                              r.randrange(copied - count + 1), count),
+                  depth + 2)
+        self.emit("}", depth + 1)
         read = "(DIFF_REFS(%s)[i] ? DIFF_REFS(%s)[i]->v%d : UINT64_C(1))"
         self.emit("for (uint64_t i = 0; i < %d; i += %d)" % (length, r.randrange(1, 7)), depth + 1)
         self.emit("%s = diff_mix(%s, %s);" % (target, target, read % ("vec", "vec", field)), depth + 2)
@@ -727,7 +747,7 @@ class Generator:
             self.out.append("#include <stdint.h>")
             self.out.append("static uint64_t rounds(uint64_t salt, int print);")
         self.out.append('#include "diff_helpers.h"')
-        if "c-strings" in self.shapes:
+        if "c-strings" in self.shapes or "ref-vectors" in self.shapes:
             self.out.append("#include <string.h>")
         self.out.append("")
         self.function_count = r.randrange(4, 10)

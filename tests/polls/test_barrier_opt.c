@@ -76,6 +76,19 @@ static int reported(const char *output, const char *function, int *elided)
     return reported_kind(output, function, "write", elided);
 }
 
+/* How many calls starting with call in body end their arguments with
+ * tail (on the same line). */
+static int calls_over(const char *body, const char *call, const char *tail)
+{
+    int count = 0;
+    for (const char *at = body ? strstr(body, call) : NULL; at; at = strstr(at + 1, call)) {
+        const char *end = strchr(at, '\n');
+        const char *found = strstr(at, tail);
+        count += found && (!end || found < end);
+    }
+    return count;
+}
+
 /* The branch on satb_active in body is marked unlikely: its !prof node
  * weighs 1 against 2000. */
 static int satb_branch_unlikely(const char *ir, const char *body)
@@ -157,6 +170,18 @@ static void test_barriers(void)
     like_str(body, RANGE_CALL "ptr addrspace(1) %to, ptr addrspace(1) %to, i64 %bytes)",
              "the range barrier covers the destination and its length");
     free(body);
+    body = ir_function(ir, "libc_copy");
+    is_int(body ? count_of(body, RANGE_CALL) : -1, 3,
+           "libc's memcpy, memmove and bcopy into the heap: a range barrier each");
+    is_int(body ? count_of(body, RANGE_CALL "ptr addrspace(1) %o, ptr addrspace(1) ") : -1, 3,
+           "each naming the object");
+    is_int(calls_over(body, RANGE_CALL, ", i64 %bytes)"), 3,
+           "each over the copy's length (bcopy's third operand)");
+    free(body);
+    is_int(occurrences_in(ir, "libc_copy_c", RANGE_CALL), 0,
+           "libc's memcpy into C memory: no barrier");
+    is_int(occurrences_in(ir, "libc_copy_select", RANGE_CALL "ptr addrspace(1) null, "), 1,
+           "memcpy into a select of an object's bytes and C memory: a barrier naming no object");
     is_int(marks_in(ir, "store_pair"), 2, "a 16-byte store marks the cards of both words");
     is_int(marks_in(ir, "store_pair_constant_field"), 1,
            "a 16-byte store to a constant address: no second barrier after a folded address");
@@ -212,6 +237,11 @@ static void check_satb_ranges_and_atomics(const char *ir)
     like_str(widen, "zext i32 %bytes to i64", "its i32 length widened to i64");
     free(widen);
     free(body);
+    body = ir_function(ir, "libc_copy");
+    is_int(calls_over(body, SATB_CALL "ptr addrspace(1) %o, ", ", i64 %bytes)"), 5,
+           "libc's memcpy, memmove, bcopy, bzero and memset into the heap: a deletion barrier "
+           "each, naming the object, over the length (bzero's second operand)");
+    free(body);
     body = ir_function(ir, "exchange");
     is_int(count_of(body, SATB_CALL), 1, "atomicrmw xchg of a reference: a deletion barrier");
     ok(appears_before(body, SATB_CALL, "atomicrmw xchg"), "before the exchange");
@@ -230,8 +260,9 @@ static void check_satb_ranges_and_atomics(const char *ir)
              "a 16-byte store: one deletion barrier over both words");
     free(body);
     body = ir_function(ir, "store_raw");
-    like_str(body, SATB_CALL "ptr addrspace(1) null, ptr addrspace(1) %",
-             "a store through a raw pointer into the heap: a deletion barrier, field as a reference");
+    like_str(body, SATB_CALL "ptr addrspace(1) %o, ptr addrspace(1) %",
+             "a store through a raw pointer into the heap: a deletion barrier naming the object, "
+             "field as a reference");
     free(body);
 }
 

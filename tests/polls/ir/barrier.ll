@@ -11,6 +11,11 @@ declare void @llvm.memcpy.p1.p1.i64(ptr addrspace(1), ptr addrspace(1), i64, i1)
 declare void @llvm.memset.p1.i64(ptr addrspace(1), i8, i64, i1)
 declare void @llvm.memset.p1.i32(ptr addrspace(1), i8, i32, i1)
 declare ptr @llvm.threadlocal.address.p0(ptr)
+declare ptr @memcpy(ptr, ptr, i64)
+declare ptr @memmove(ptr, ptr, i64)
+declare void @bcopy(ptr, ptr, i64)
+declare void @bzero(ptr, i64)
+declare ptr @memset(ptr, i32, i64)
 
 @root = global ptr addrspace(1) null
 
@@ -166,6 +171,38 @@ define i1 @compare_exchange_null_word(ptr addrspace(1) %o, i64 %seen) {
 define void @copy(ptr addrspace(1) %to, ptr addrspace(1) %from, i64 %bytes) {
   call void @llvm.memcpy.p1.p1.i64(ptr addrspace(1) %to, ptr addrspace(1) %from, i64 %bytes, i1 false)
   call void @llvm.memset.p1.i64(ptr addrspace(1) %to, i8 0, i64 %bytes, i1 false)
+  ret void
+}
+
+; libc's copies and fills (corralc's -fno-builtin keeps them calls) through
+; a raw pointer made from a reference: a range barrier after each copy, over
+; its destination and length (bcopy's destination is its second operand);
+; bzero (its length the second operand) and memset only a deletion barrier
+define void @libc_copy(ptr addrspace(1) %o, ptr %from, i64 %bytes) {
+  %raw = addrspacecast ptr addrspace(1) %o to ptr
+  %to = getelementptr inbounds i8, ptr %raw, i64 16
+  %r1 = call ptr @memcpy(ptr %to, ptr %from, i64 %bytes)
+  %r2 = call ptr @memmove(ptr %to, ptr %from, i64 %bytes)
+  call void @bcopy(ptr %from, ptr %to, i64 %bytes)
+  call void @bzero(ptr %to, i64 %bytes)
+  %r3 = call ptr @memset(ptr %to, i32 0, i64 %bytes)
+  ret void
+}
+
+; no barrier: libc's memcpy into C memory, or from an object into C memory
+define void @libc_copy_c(ptr addrspace(1) %o, ptr %to, ptr %from, i64 %bytes) {
+  %r1 = call ptr @memcpy(ptr %to, ptr %from, i64 %bytes)
+  %raw = addrspacecast ptr addrspace(1) %o to ptr
+  %r2 = call ptr @memcpy(ptr %to, ptr %raw, i64 %bytes)
+  ret void
+}
+
+; a range barrier naming no object: memcpy into what a select picks, an
+; object's bytes or C memory (the runtime tells which)
+define void @libc_copy_select(ptr addrspace(1) %o, ptr %c, i1 %which, ptr %from, i64 %bytes) {
+  %raw = addrspacecast ptr addrspace(1) %o to ptr
+  %to = select i1 %which, ptr %raw, ptr %c
+  %r = call ptr @memcpy(ptr %to, ptr %from, i64 %bytes)
   ret void
 }
 
