@@ -331,6 +331,10 @@ void pin_objects_for_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef 
  * function returns (frame_pins.c). */
 void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function,
                                    corral_polls_function_report *report);
+/* After poll placement: makes a returned raw pointer (into an object the
+ * function pins) again after the return poll, which came between its cast
+ * and the return. */
+void cast_returned_raw_pointers_after_polls(polls_pass *pass, LLVMValueRef function);
 
 /* ---- frame_pins.c */
 /* Whether address is in the function's frame (an alloca, or inside one). */

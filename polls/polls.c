@@ -364,6 +364,8 @@ static void run_steps(polls_pass *pass)
     }
     mark_leaf_calls(pass);
     place_and_check_polls(pass);
+    FOR_EACH_MANAGED(pass, function)
+        cast_returned_raw_pointers_after_polls(pass, function);
     leave_managed_code_when_main_returns(pass);
     /* After placement, so polls are safepoints too; before the checks, which
      * must see what RS4GC will see. */

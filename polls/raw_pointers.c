@@ -27,6 +27,7 @@
  */
 #include "pass.h"
 
+#include <llvm-c/DebugInfo.h>
 #include <stdlib.h>
 
 /* A null or undefined pointer operand fits either address space. */
@@ -292,10 +293,38 @@ static int is_gcroot_slot(LLVMValueRef address)
     return LLVMIsAAllocaInst(base) && used_by_gcroot(base);
 }
 
+/* A raw pointer made from a reference returned by a function that stays a
+ * call (static ones were inlined: checks.c) is out of the pass's sight in
+ * the caller: the object may move before the caller uses it. A function
+ * without polls may return one: the llvm.gcroot boundary (docs/gcroot.md),
+ * whose caller roots it before its next call. */
+static void check_raw_pointer_return(polls_pass *pass, LLVMValueRef function, LLVMValueRef ret)
+{
+    LLVMValueRef value = LLVMGetNumOperands(ret) ? LLVMGetOperand(ret, 0) : NULL;
+    if (!value || !may_be_raw_from_reference(value) ||
+        (function_flags(pass, function) & FUNCTION_NOPOLL))
+        return;
+    /* One object, pinned here or by the caller: it cannot move. */
+    LLVMValueRef cast = strip_address(value);
+    LLVMValueRef object = is_raw_cast(cast) ? object_of_address(LLVMGetOperand(cast, 0)) : NULL;
+    if (object && pins_object(function, object))
+        return;
+    pass_error(pass, function, ret,
+               "returns a raw pointer made from a reference, which the caller cannot follow: "
+               "the object may move before the caller uses it; return the object (and an "
+               "offset)%s, or pin the object (corral_pin) in this function, or, when the "
+               "caller holds the pin, say so (corral_require_pinned); a corral-nopoll "
+               "function may return one to a caller that roots it at once (llvm.gcroot code)",
+               has_internal_linkage(function)
+                   ? " (the pass inlines a static function for this, but not this one: it calls "
+                     "itself, takes ..., or calls setjmp)"
+                   : ", make the function static (the pass then inlines it)");
+}
+
 /* A raw pointer made from a reference stored to memory (a struct, a global,
- * a local whose address is passed on, as `parse(&cursor)` does) is out of
- * the pass's sight: the object may move while it is kept there. */
-static void check_raw_pointer_stores(polls_pass *pass, LLVMValueRef function)
+ * a local whose address is passed on, as `parse(&cursor)` does) or returned
+ * is out of the pass's sight: the object may move while it is kept there. */
+static void check_raw_pointers_kept(polls_pass *pass, LLVMValueRef function)
 {
     if (is_shadow_stack_function(function))
         return; /* llvm.gcroot code: its plain pointers are in root slots the collector updates */
@@ -303,6 +332,8 @@ static void check_raw_pointer_stores(polls_pass *pass, LLVMValueRef function)
          block = LLVMGetNextBasicBlock(block))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
              inst = LLVMGetNextInstruction(inst)) {
+            if (LLVMIsAReturnInst(inst))
+                check_raw_pointer_return(pass, function, inst);
             if (!LLVMIsAStoreInst(inst) || !is_raw_cast(LLVMGetOperand(inst, 0)) ||
                 is_gcroot_slot(LLVMGetOperand(inst, 1)) ||
                 is_frame_memory(LLVMGetOperand(inst, 1)))
@@ -322,6 +353,26 @@ static void check_raw_pointer_stores(polls_pass *pass, LLVMValueRef function)
         }
 }
 
+void cast_returned_raw_pointers_after_polls(polls_pass *pass, LLVMValueRef function)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block)) {
+        LLVMValueRef ret = LLVMGetBasicBlockTerminator(block);
+        if (!ret || !LLVMIsAReturnInst(ret) || LLVMGetNumOperands(ret) == 0)
+            continue;
+        LLVMValueRef cast = LLVMGetOperand(ret, 0);
+        if (!is_raw_cast(cast) || LLVMGetPreviousInstruction(ret) == cast)
+            continue;
+        LLVMPositionBuilderBefore(pass->builder, ret);
+        LLVMSetCurrentDebugLocation2(pass->builder, LLVMInstructionGetDebugLoc(ret));
+        LLVMSetOperand(ret, 0, LLVMBuildAddrSpaceCast(pass->builder, LLVMGetOperand(cast, 0),
+                                                      LLVMTypeOf(cast), "returned"));
+        LLVMSetCurrentDebugLocation2(pass->builder, NULL);
+        if (!LLVMGetFirstUse(cast))
+            LLVMInstructionEraseFromParent(cast);
+    }
+}
+
 void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function,
                                    corral_polls_function_report *report)
 {
@@ -331,7 +382,7 @@ void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function,
     collect_candidates(function, &r.candidates, &r.order);
     if (r.order.count)
         rebuild_in_reference_space(&r);
-    check_raw_pointer_stores(pass, function);
+    check_raw_pointers_kept(pass, function);
     free(r.order.items);
     ptr_table_free(&r.candidates);
     ptr_table_free(&r.rebuilt);

@@ -116,6 +116,16 @@ void reader_open(reader *r, bytesref b)
     r->cursor = (char *)b->data;
 }
 
+/* An accessor returning a raw pointer: the caller holds the pin. Before
+ * 2026-11-29 the pass refused it (the pointer was live across the return
+ * poll); without a pin it is refused still ("returns a raw pointer"). */
+const char *text_of_pinned(bytesref b);
+const char *text_of_pinned(bytesref b)
+{
+    corral_require_pinned(b);
+    return (const char *)b->data;
+}
+
 static void cursor_kept_by_a_callee(void *arg)
 {
     test_start(arg, true);
@@ -128,6 +138,9 @@ static void cursor_kept_by_a_callee(void *arg)
     corral_collect();
     ok(b == before, "the pinned array stayed in place");
     is_str(r.cursor, "pinned by the caller", "a cursor a callee kept in a struct reads it");
+    const char *text = text_of_pinned(b);
+    corral_collect();
+    is_str(text, "pinned by the caller", "so does a pointer an accessor returned");
     corral_unpin(b);
 }
 
@@ -296,7 +309,7 @@ int main(void)
                 MOVING_STRESS);
     tap_subtest("managed bytes to unmanaged C, pinned for the call", 60, bytes_to_unmanaged_c,
                 MOVING_STRESS);
-    tap_subtest("a callee keeps a raw pointer in memory while its caller pins", 60,
+    tap_subtest("a callee keeps or returns a raw pointer while its caller pins", 60,
                 cursor_kept_by_a_callee, MOVING_STRESS);
     tap_subtest("pointers C hands back into an object follow it for the frame", 60,
                 pointers_handed_back, MOVING_STRESS);

@@ -1261,6 +1261,34 @@ static void test_bad_ir(void)
         diag("output:\n%s", stores.output);
     free(stored);
     command_result_free(&stores);
+    /* Returned: the caller holds a C pointer, unless the object is pinned. */
+    command_result returns;
+    char *returned = opt_ir("--leaf=corral_pin,corral_require_pinned",
+                            "bad_raw_pointer_return.ll", &returns);
+    ok(!returned && returns.status == 1 && returns.output &&
+           strstr(returns.output, "bad_raw_pointer_return.ll: text_of: returns a raw pointer "
+                                  "made from a reference, which the caller cannot follow") &&
+           strstr(returns.output, "bad_raw_pointer_return.ll: text_or_none: returns a raw") &&
+           strstr(returns.output, "make the function static (the pass then inlines it)"),
+       "a raw pointer from a reference returned by an external function is rejected, also "
+       "through a select with C memory");
+    if (returns.output && !strstr(returns.output, "text_or_none: returns"))
+        diag("output:\n%s", returns.output);
+    free(returned);
+    command_result_free(&returns);
+    returned = opt_ir("--leaf=corral_pin,corral_require_pinned", "raw_pointer_return.ll", &returns);
+    char *pinned_return = returned ? ir_function(returned, "text_of_pinned") : NULL;
+    ok(pinned_return && appears_before(pinned_return, "@corral_poll_slow", "%returned = addrspacecast") &&
+           strstr(pinned_return, "ret ptr %returned") &&
+           count_of(pinned_return, "addrspacecast ptr addrspace(1)") == 1,
+       "one into an object its caller pins is accepted, and made again after the return poll");
+    ok(returned && !strstr(returns.output ? returns.output : "", "new_object_for_gcroot"),
+       "and one a corral-nopoll function returns (the llvm.gcroot boundary)");
+    if (!pinned_return)
+        diag("output:\n%s", returns.output ? returns.output : "");
+    free(pinned_return);
+    free(returned);
+    command_result_free(&returns);
     expect_rejected("", "bad_frame_pin_loop.ll",
                     "bad_frame_pin_loop.ll: address_into_the_next_round: raw pointer '%address', "
                     "made from a reference, is live across the call to 'corral.unmanaged.g': the "
