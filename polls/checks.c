@@ -145,9 +145,10 @@ static int passes_interior_to_static(polls_pass *pass, LLVMValueRef caller, LLVM
     return 0;
 }
 
-/* A returned interior reference, or raw pointer made from a reference: a
- * caller holding it across a safepoint would not see it follow the object,
- * as it does inside one function (raw_pointers.c). */
+/* A returned interior reference, or pointer into an object (a raw pointer
+ * made from a reference, or strchr's result on one): a caller holding it
+ * across a safepoint would not see it follow the object, as it does inside
+ * one function (raw_pointers.c, frame_pins.c). */
 static int returns_interior(polls_pass *pass, LLVMValueRef ret)
 {
     if (LLVMGetNumOperands(ret) == 0)
@@ -155,7 +156,8 @@ static int returns_interior(polls_pass *pass, LLVMValueRef ret)
     LLVMValueRef value = LLVMGetOperand(ret, 0);
     if (type_contains_gc_pointer(LLVMTypeOf(value)))
         return is_interior_reference(pass, value);
-    return may_be_raw_from_reference(value);
+    return LLVMGetTypeKind(LLVMTypeOf(value)) == LLVMPointerTypeKind &&
+           raw_pointer_into_object(value) != NULL;
 }
 
 void inline_interior_reference_helpers(polls_pass *pass)

@@ -27,7 +27,8 @@
  * Each site holds one object, the last it pinned (src/call_pins.c), so a
  * loop does not grow the pins: a pointer kept from an earlier iteration
  * into another object is not covered. A pointer that outlives the frame
- * (returned, stored into a struct or global) is not covered either.
+ * (returned, stored into a struct or global) is not covered either:
+ * raw_pointers.c refuses it unless the function pins the object itself.
  */
 #include "frame_pins.h"
 
@@ -69,10 +70,7 @@ static void mark_frame_pinned(polls_pass *pass, const cfg *graph, LLVMValueRef r
                     LLVMMetadataAsValue(pass->context, empty));
 }
 
-/* Whether the callee of call may keep or hand back its argument index:
- * unless LLVM says it does not (nocapture: memcpy's source, strlen,
- * write, a function whose body was seen not to keep it). */
-static int may_capture_argument(LLVMValueRef call, unsigned index)
+int may_capture_argument(LLVMValueRef call, unsigned index)
 {
     unsigned nocapture = LLVMGetEnumAttributeKindForName("nocapture", 9);
     LLVMAttributeIndex at = 1 + index; /* after LLVMAttributeReturnIndex */

@@ -331,6 +331,10 @@ void pin_objects_for_call(polls_pass *pass, LLVMValueRef function, LLVMValueRef 
  * function returns (frame_pins.c). */
 void keep_raw_pointers_relocatable(polls_pass *pass, LLVMValueRef function,
                                    corral_polls_function_report *report);
+/* The raw pointer made from a reference that value may be or point into:
+ * itself (offset, or chosen by a phi or select), or an argument of a call
+ * that may give a pointer into its object back (strchr's). NULL if none. */
+LLVMValueRef raw_pointer_into_object(LLVMValueRef value);
 /* After poll placement: makes a returned raw pointer (into an object the
  * function pins) again after the return poll, which came between its cast
  * and the return. */
@@ -339,6 +343,10 @@ void cast_returned_raw_pointers_after_polls(polls_pass *pass, LLVMValueRef funct
 /* ---- frame_pins.c */
 /* Whether address is in the function's frame (an alloca, or inside one). */
 int is_frame_memory(LLVMValueRef address);
+/* Whether the callee of call may keep or hand back its argument index:
+ * unless LLVM says it does not (nocapture: memcpy's source, strlen,
+ * write, a function whose body was seen not to keep it). */
+int may_capture_argument(LLVMValueRef call, unsigned index);
 /* Pins, until the function returns, the object of each raw cast whose use
  * may hand back a pointer into it, and marks the cast (is_frame_pinned). */
 void pin_objects_for_frame(polls_pass *pass, LLVMValueRef function,

@@ -293,24 +293,97 @@ static int is_gcroot_slot(LLVMValueRef address)
     return LLVMIsAAllocaInst(base) && used_by_gcroot(base);
 }
 
+/* libc functions whose result points into their first argument or is
+ * null: the copies return their destination, the searches a place in the
+ * text searched. (corralc's -fno-builtin keeps LLVM from saying so.) */
+static const char *const returns_into_first_argument[] = {
+    "memcpy",  "memmove", "memset",  "mempcpy",   "memccpy", "memchr",  "memrchr",
+    "rawmemchr", "strcpy", "strncpy", "stpcpy",   "stpncpy", "strcat",  "strncat",
+    "strchr",  "strrchr", "strchrnul", "strstr",  "strcasestr", "strpbrk", "index",
+    "rindex",  "basename", "dirname", "__memcpy_chk", "__memmove_chk", "__memset_chk",
+    "__mempcpy_chk", "__strcpy_chk", "__stpcpy_chk", "__strcat_chk",
+};
+
+/* The raw pointer argument into whose object a call's result may point:
+ * one the callee may keep (not nocapture), the first for the functions
+ * above; none when the result is fresh memory (noalias: strdup's). */
+static LLVMValueRef raw_argument_handed_back(LLVMValueRef call)
+{
+    unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+    LLVMValueRef callee = called_function(call);
+    if (LLVMGetCallSiteEnumAttribute(call, LLVMAttributeReturnIndex, noalias) ||
+        (callee && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeReturnIndex, noalias)))
+        return NULL;
+    unsigned count = LLVMGetNumArgOperands(call);
+    if (callee && count > 0 &&
+        string_in(value_name(callee), returns_into_first_argument,
+                  sizeof returns_into_first_argument / sizeof returns_into_first_argument[0]))
+        count = 1;
+    for (unsigned i = 0; i < count; i++) {
+        LLVMValueRef argument = LLVMGetOperand(call, i);
+        if (may_capture_argument(call, i) && may_be_raw_from_reference(argument))
+            return argument;
+    }
+    return NULL;
+}
+
+/* The raw pointer made from a reference that value may be or point into:
+ * itself (offset, or chosen by a phi or select), or an argument of a call
+ * that may give a pointer into it back (strchr's result). NULL if none. */
+static LLVMValueRef raw_pointer_behind(LLVMValueRef value, ptr_table *visited)
+{
+    value = strip_address(value);
+    if (!LLVMIsAInstruction(value) || ptr_table_contains(visited, value))
+        return NULL;
+    ptr_table_put(visited, value, 1);
+    if (is_raw_cast(value))
+        return value;
+    if (is_call_site(value))
+        return raw_argument_handed_back(value);
+    unsigned count = LLVMIsAPHINode(value) ? LLVMCountIncoming(value)
+                     : LLVMIsASelectInst(value) ? 2 : 0;
+    for (unsigned i = 0; i < count; i++) {
+        LLVMValueRef in = LLVMIsAPHINode(value) ? LLVMGetIncomingValue(value, i)
+                                                : LLVMGetOperand(value, i + 1);
+        LLVMValueRef raw = raw_pointer_behind(in, visited);
+        if (raw)
+            return raw;
+    }
+    return NULL;
+}
+
+LLVMValueRef raw_pointer_into_object(LLVMValueRef value)
+{
+    ptr_table visited;
+    ptr_table_init(&visited);
+    LLVMValueRef raw = raw_pointer_behind(value, &visited);
+    ptr_table_free(&visited);
+    return raw;
+}
+
 /* A raw pointer made from a reference returned by a function that stays a
- * call (static ones were inlined: checks.c) is out of the pass's sight in
- * the caller: the object may move before the caller uses it. A function
- * without polls may return one: the llvm.gcroot boundary (docs/gcroot.md),
- * whose caller roots it before its next call. */
+ * call (static ones were inlined: checks.c), or a pointer a call gave back
+ * from one (strchr's result), is out of the pass's sight in the caller: the
+ * object may move before the caller uses it. A function without polls may
+ * return one: the llvm.gcroot boundary (docs/gcroot.md), whose caller roots
+ * it before its next call. */
 static void check_raw_pointer_return(polls_pass *pass, LLVMValueRef function, LLVMValueRef ret)
 {
     LLVMValueRef value = LLVMGetNumOperands(ret) ? LLVMGetOperand(ret, 0) : NULL;
-    if (!value || !may_be_raw_from_reference(value) ||
+    if (!value || LLVMGetTypeKind(LLVMTypeOf(value)) != LLVMPointerTypeKind ||
         (function_flags(pass, function) & FUNCTION_NOPOLL))
         return;
+    LLVMValueRef raw = raw_pointer_into_object(value);
+    if (!raw)
+        return;
     /* One object, pinned here or by the caller: it cannot move. */
-    LLVMValueRef cast = strip_address(value);
+    LLVMValueRef cast = strip_address(raw);
     LLVMValueRef object = is_raw_cast(cast) ? object_of_address(LLVMGetOperand(cast, 0)) : NULL;
     if (object && pins_object(function, object))
         return;
     pass_error(pass, function, ret,
-               "returns a raw pointer made from a reference, which the caller cannot follow: "
+               "returns a pointer into an object (a raw pointer made from a reference, or "
+               "what a call gave back from one), which the caller cannot follow: "
                "the object may move before the caller uses it; return the object (and an "
                "offset)%s, or pin the object (corral_pin) in this function, or, when the "
                "caller holds the pin, say so (corral_require_pinned); a corral-nopoll "

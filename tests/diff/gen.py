@@ -113,6 +113,9 @@ class Function:
 class Generator:
     def __init__(self, seed, shapes):
         self.r = random.Random(seed)
+        # Choices of parts added to a shape later, so that a seed's program
+        # keeps everything it had before (and the time it takes).
+        self.side = random.Random(seed * 3 + 2)
         self.shapes = shapes
         self.functions = []
         self.out = []
@@ -514,18 +517,17 @@ class Generator:
         # Garbage, not a call: calls here would multiply the program's work.
         self.emit("diff_garbage(%d);" % r.randrange(1, 60), depth + 1)
         field = r.randrange(3)
-        count = r.randrange(1, min(copied, 8) + 1)
+        side = self.side
+        count = side.randrange(1, min(copied, 8) + 1)
         self.emit("{", depth + 1)
-        # Two allocations: more, in functions the others call, multiply the
-        # collections of a program with a collecting thread 30 times.
         self.emit("obj_ref made = diff_new_obj();", depth + 2)
-        self.emit("made->v%d = %s;" % (field, self.expr(env, 1)), depth + 2)
+        self.emit("made->v%d = UINT64_C(%d);" % (field, side.randrange(1 << 20)), depth + 2)
         self.emit("arr_ref young = diff_new_refs(%d);" % count, depth + 2)
         self.emit("for (uint64_t i = 0; i < %d; i++)" % count, depth + 2)
-        self.emit("DIFF_REFS(young)[i] = i %% 2 ? %s : made;" % r.choice(env["refs"]), depth + 3)
+        self.emit("DIFF_REFS(young)[i] = i %% 2 ? %s : made;" % side.choice(env["refs"]), depth + 3)
         self.emit("%s((void *)&DIFF_REFS(copy)[%d], (const void *)DIFF_REFS(young), "
-                  "%d * sizeof(obj_ref));" % (r.choice(["memcpy", "memmove"]),
-                                              r.randrange(copied - count + 1), count),
+                  "%d * sizeof(obj_ref));" % (side.choice(["memcpy", "memmove"]),
+                                              side.randrange(copied - count + 1), count),
                   depth + 2)
         self.emit("}", depth + 1)
         read = "(DIFF_REFS(%s)[i] ? DIFF_REFS(%s)[i]->v%d : UINT64_C(1))"

@@ -168,6 +168,14 @@ long next_number(char **cursor)
     return value;
 }
 
+/* A static helper returning strchr's result: the pass inlines it, so the
+ * caller's frame pins the string (before 2026-11-29 it stayed a call and
+ * its caller read the old copy; an external one is refused). */
+static __attribute__((noinline)) const char *after_comma(bytesref text)
+{
+    return strchr((const char *)text->data, ',');
+}
+
 static void pointers_handed_back(void *arg)
 {
     test_start(arg, true);
@@ -230,6 +238,10 @@ static void pointers_handed_back(void *arg)
     char *either = count == 3 ? (char *)s->data : buffer;
     corral_collect();
     is_int(either[0], '1', "a pointer into an object or into C memory, across a GC");
+
+    const char *rest_of_list = after_comma(s);
+    corral_collect();
+    ok(rest_of_list && rest_of_list[1] == '3', "a static helper's strchr result after a GC");
 }
 
 static void only_c_points_into_it(void *arg)
