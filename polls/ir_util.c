@@ -532,33 +532,43 @@ int is_memory_copy_call(LLVMValueRef inst)
            calls_function_prefixed(inst, "llvm.memmove.");
 }
 
-static int may_be_raw_from_reference_at(LLVMValueRef value, ptr_table *visited)
+static LLVMValueRef raw_pointer_source_at(LLVMValueRef value, raw_call_source through_call,
+                                          ptr_table *visited)
 {
-    if (!LLVMIsAInstruction(value) || LLVMGetTypeKind(LLVMTypeOf(value)) != LLVMPointerTypeKind)
-        return 0;
-    if (is_raw_cast(value))
-        return 1;
-    if (LLVMIsAGetElementPtrInst(value))
-        return may_be_raw_from_reference_at(LLVMGetOperand(value, 0), visited);
-    if (LLVMIsASelectInst(value))
-        return may_be_raw_from_reference_at(LLVMGetOperand(value, 1), visited) ||
-               may_be_raw_from_reference_at(LLVMGetOperand(value, 2), visited);
-    if (!LLVMIsAPHINode(value) || ptr_table_contains(visited, value))
-        return 0;
+    value = strip_address(value);
+    if (!LLVMIsAInstruction(value) || LLVMGetTypeKind(LLVMTypeOf(value)) != LLVMPointerTypeKind ||
+        ptr_table_contains(visited, value))
+        return NULL;
     ptr_table_put(visited, value, 1);
-    for (unsigned i = 0; i < LLVMCountIncoming(value); i++)
-        if (may_be_raw_from_reference_at(LLVMGetIncomingValue(value, i), visited))
-            return 1;
-    return 0;
+    if (is_raw_cast(value))
+        return value;
+    if (through_call && is_call_site(value))
+        return through_call(value);
+    unsigned count = LLVMIsAPHINode(value)      ? LLVMCountIncoming(value)
+                     : LLVMIsASelectInst(value) ? 2
+                                                : 0;
+    for (unsigned i = 0; i < count; i++) {
+        LLVMValueRef in = LLVMIsAPHINode(value) ? LLVMGetIncomingValue(value, i)
+                                                : LLVMGetOperand(value, i + 1);
+        LLVMValueRef raw = raw_pointer_source_at(in, through_call, visited);
+        if (raw)
+            return raw;
+    }
+    return NULL;
+}
+
+LLVMValueRef raw_pointer_source(LLVMValueRef value, raw_call_source through_call)
+{
+    ptr_table visited;
+    ptr_table_init(&visited);
+    LLVMValueRef raw = raw_pointer_source_at(value, through_call, &visited);
+    ptr_table_free(&visited);
+    return raw;
 }
 
 int may_be_raw_from_reference(LLVMValueRef value)
 {
-    ptr_table visited;
-    ptr_table_init(&visited);
-    int raw = may_be_raw_from_reference_at(value, &visited);
-    ptr_table_free(&visited);
-    return raw;
+    return raw_pointer_source(value, NULL) != NULL;
 }
 
 /* Writers of a run of bytes: the intrinsics, and the libc functions corralc

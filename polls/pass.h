@@ -163,8 +163,14 @@ void remove_function_enum_attribute(LLVMValueRef function, const char *kind);
 int call_has_string_attribute(LLVMValueRef call, const char *kind);
 /* An addrspacecast of a reference to a raw (non-GC) pointer. */
 int is_raw_cast(LLVMValueRef value);
-/* Whether value is a raw pointer made from a reference, `(char *)s->data`
- * perhaps offset or chosen by a phi or select (with C memory, perhaps). */
+/* What a call's result may point into: the raw cast behind an argument, or
+ * NULL (raw_pointers.c decides for calls that hand a pointer back). */
+typedef LLVMValueRef (*raw_call_source)(LLVMValueRef call);
+/* The raw cast of a reference that value may be, `(char *)s->data` perhaps
+ * offset or chosen by a phi or select (with C memory, perhaps), or, with
+ * through_call, that a call's result may point into. NULL if none. */
+LLVMValueRef raw_pointer_source(LLVMValueRef value, raw_call_source through_call);
+/* Whether value may be such a raw pointer itself (no call followed). */
 int may_be_raw_from_reference(LLVMValueRef value);
 /* The pointer an address is computed from, through GEPs and bitcasts. */
 LLVMValueRef strip_address(LLVMValueRef pointer);

@@ -304,61 +304,69 @@ static const char *const returns_into_first_argument[] = {
     "__mempcpy_chk", "__strcpy_chk", "__stpcpy_chk", "__strcat_chk",
 };
 
-/* The raw pointer argument into whose object a call's result may point:
- * one the callee may keep (not nocapture), the first for the functions
- * above; none when the result is fresh memory (noalias: strdup's). */
-static LLVMValueRef raw_argument_handed_back(LLVMValueRef call)
+/* How many of call's first arguments its result may point into the object
+ * of: all, the first for the functions above, none when the result is
+ * fresh memory (noalias: strdup's). */
+static unsigned arguments_handed_back(LLVMValueRef call)
 {
     unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
     LLVMValueRef callee = called_function(call);
     if (LLVMGetCallSiteEnumAttribute(call, LLVMAttributeReturnIndex, noalias) ||
         (callee && LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeReturnIndex, noalias)))
-        return NULL;
+        return 0;
     unsigned count = LLVMGetNumArgOperands(call);
     if (callee && count > 0 &&
         string_in(value_name(callee), returns_into_first_argument,
                   sizeof returns_into_first_argument / sizeof returns_into_first_argument[0]))
-        count = 1;
-    for (unsigned i = 0; i < count; i++) {
-        LLVMValueRef argument = LLVMGetOperand(call, i);
-        if (may_capture_argument(call, i) && may_be_raw_from_reference(argument))
-            return argument;
-    }
-    return NULL;
+        return 1;
+    return count;
 }
 
-/* The raw pointer made from a reference that value may be or point into:
- * itself (offset, or chosen by a phi or select), or an argument of a call
- * that may give a pointer into it back (strchr's result). NULL if none. */
-static LLVMValueRef raw_pointer_behind(LLVMValueRef value, ptr_table *visited)
+/* The raw cast behind argument index of call, if the callee may keep it
+ * (not nocapture). */
+static LLVMValueRef raw_argument(LLVMValueRef call, unsigned index)
 {
-    value = strip_address(value);
-    if (!LLVMIsAInstruction(value) || ptr_table_contains(visited, value))
-        return NULL;
-    ptr_table_put(visited, value, 1);
-    if (is_raw_cast(value))
-        return value;
-    if (is_call_site(value))
-        return raw_argument_handed_back(value);
-    unsigned count = LLVMIsAPHINode(value) ? LLVMCountIncoming(value)
-                     : LLVMIsASelectInst(value) ? 2 : 0;
+    return may_capture_argument(call, index) ? raw_pointer_source(LLVMGetOperand(call, index), NULL)
+                                             : NULL;
+}
+
+/* The raw cast behind an argument into whose object call's result may point. */
+static LLVMValueRef raw_argument_handed_back(LLVMValueRef call)
+{
+    unsigned count = arguments_handed_back(call);
     for (unsigned i = 0; i < count; i++) {
-        LLVMValueRef in = LLVMIsAPHINode(value) ? LLVMGetIncomingValue(value, i)
-                                                : LLVMGetOperand(value, i + 1);
-        LLVMValueRef raw = raw_pointer_behind(in, visited);
+        LLVMValueRef raw = raw_argument(call, i);
         if (raw)
             return raw;
     }
     return NULL;
 }
 
+/* The one object a returned pointer may point into: that of the cast it is
+ * (perhaps offset), or of every raw argument of the call that gave it. NULL
+ * when there may be more, through a phi or select or the arguments. */
+static LLVMValueRef object_returned(LLVMValueRef value, LLVMValueRef raw)
+{
+    LLVMValueRef returned = strip_address(value);
+    if (returned == raw)
+        return object_of_address(LLVMGetOperand(raw, 0));
+    if (!is_call_site(returned))
+        return NULL;
+    LLVMValueRef object = NULL;
+    unsigned count = arguments_handed_back(returned);
+    for (unsigned i = 0; i < count; i++) {
+        LLVMValueRef cast = raw_argument(returned, i);
+        LLVMValueRef of = cast ? object_of_address(LLVMGetOperand(cast, 0)) : NULL;
+        if (cast && (!of || (object && of != object)))
+            return NULL;
+        object = of ? of : object;
+    }
+    return object;
+}
+
 LLVMValueRef raw_pointer_into_object(LLVMValueRef value)
 {
-    ptr_table visited;
-    ptr_table_init(&visited);
-    LLVMValueRef raw = raw_pointer_behind(value, &visited);
-    ptr_table_free(&visited);
-    return raw;
+    return raw_pointer_source(value, raw_argument_handed_back);
 }
 
 /* A raw pointer made from a reference returned by a function that stays a
@@ -377,8 +385,7 @@ static void check_raw_pointer_return(polls_pass *pass, LLVMValueRef function, LL
     if (!raw)
         return;
     /* One object, pinned here or by the caller: it cannot move. */
-    LLVMValueRef cast = strip_address(raw);
-    LLVMValueRef object = is_raw_cast(cast) ? object_of_address(LLVMGetOperand(cast, 0)) : NULL;
+    LLVMValueRef object = object_returned(value, raw);
     if (object && pins_object(function, object))
         return;
     pass_error(pass, function, ret,

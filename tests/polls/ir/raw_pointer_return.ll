@@ -5,7 +5,7 @@
 ; across that poll). A corral-nopoll function may return one too: the
 ; llvm.gcroot boundary, an allocation a gcroot caller roots at once. And
 ; results of calls given a raw pointer that point elsewhere: memcpy's
-; destination, strdup's new memory.
+; destination, strdup's new memory; strchr's result on a pinned object.
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -46,4 +46,14 @@ define ptr @duplicated(ptr addrspace(1) %text) {
   %raw = addrspacecast ptr addrspace(1) %data to ptr
   %copy = call ptr @strdup(ptr %raw)
   ret ptr %copy
+}
+
+declare ptr @strchr(ptr, i32)
+
+define ptr @comma_of_pinned(ptr addrspace(1) %text) {
+  call void @corral_require_pinned(ptr addrspace(1) %text)
+  %data = getelementptr i8, ptr addrspace(1) %text, i64 16
+  %raw = addrspacecast ptr addrspace(1) %data to ptr
+  %comma = call ptr @strchr(ptr %raw, i32 44)
+  ret ptr %comma
 }
