@@ -85,24 +85,6 @@ static int is_safepoint(const polls_pass *pass, LLVMValueRef inst)
     return call_is_statepoint(pass, inst) || classify_call(pass, inst) == CALL_POLL;
 }
 
-/* A raw (address space 0) address that may be made from a reference: an
- * addrspacecast of one, possibly offset, or a phi or select that may choose
- * one. Stores through it may write into the heap; the barrier's run-time
- * test finds the rest outside it. */
-static int raw_address_into_heap(LLVMValueRef pointer)
-{
-    return may_be_raw_from_reference(pointer);
-}
-
-/* The object a store's field lies in, when the IR names it, also through a
- * raw pointer made from a reference: the runtime then need not search the
- * large objects for it. */
-static LLVMValueRef object_of_field(LLVMValueRef field)
-{
-    LLVMValueRef base = strip_address(field);
-    return object_of_address(is_raw_cast(base) ? LLVMGetOperand(base, 0) : field);
-}
-
 /* A constant that cannot be a heap object: null (also all-null vectors and
  * aggregates), undef, poison, a global's address. Not an inttoptr constant:
  * a JIT may embed a pinned object's address. */
@@ -287,10 +269,8 @@ static LLVMValueRef as_heap_pointer(barrier_state *state, LLVMValueRef pointer)
 }
 
 /* A bulk write's length as the i64 the runtime takes. */
-static LLVMValueRef length_as_i64(barrier_state *state, LLVMValueRef call)
+static LLVMValueRef length_as_i64(barrier_state *state, LLVMValueRef length)
 {
-    LLVMValueRef destination, length;
-    bulk_memory_write(call, &destination, &length);
     if (LLVMTypeOf(length) == state->i64)
         return length;
     return LLVMBuildZExt(state->pass->builder, length, state->i64, "");
@@ -318,7 +298,7 @@ static LLVMBasicBlockRef emit_card_barrier(barrier_state *state, LLVMValueRef af
     LLVMValueRef field = after, value;
     if (!after_is_field)
         classify_store(after, &field, &value);
-    LLVMValueRef object = object_of_field(field);
+    LLVMValueRef object = object_of_address(field);
     LLVMBasicBlockRef card = new_block_after(state, block, "corral.barrier.card");
     LLVMBasicBlockRef outside = new_block_after(state, card, "corral.barrier.outside");
     LLVMBasicBlockRef slow = new_block_after(state, outside, "corral.barrier.slow");
@@ -372,8 +352,8 @@ static void emit_range_barrier(barrier_state *state, LLVMValueRef call)
     LLVMSetCurrentDebugLocation2(builder, LLVMInstructionGetDebugLoc(call));
     LLVMValueRef destination, bytes;
     bulk_memory_write(call, &destination, &bytes);
-    LLVMValueRef object = object_of_field(destination);
-    LLVMValueRef length = length_as_i64(state, call);
+    LLVMValueRef object = object_of_address(destination);
+    LLVMValueRef length = length_as_i64(state, bytes);
     LLVMValueRef arguments[3] = {object ? object : LLVMConstNull(state->ref),
                                  as_heap_pointer(state, destination), length};
     LLVMValueRef barrier = LLVMBuildCall2(builder, LLVMGlobalGetValueType(state->range),
@@ -393,10 +373,14 @@ static int is_reference_value(LLVMValueRef value)
     return LLVMIsAPtrToIntInst(value) && type_is_gc_pointer(LLVMTypeOf(LLVMGetOperand(value, 0)));
 }
 
+/* An address in address space 1, or a raw one that may be made from a
+ * reference (a cast of one, possibly offset, or a phi or select that may
+ * choose one): stores through it may write into the heap; the barrier's
+ * run-time test finds the rest outside it. */
 static int is_heap_address(LLVMValueRef pointer)
 {
     return LLVMGetPointerAddressSpace(LLVMTypeOf(pointer)) == GC_ADDRESS_SPACE ||
-           raw_address_into_heap(pointer);
+           may_be_raw_from_reference(pointer);
 }
 
 /* What inst writes: *field = *value when it is a reference store. */
@@ -503,13 +487,16 @@ static void emit_deletion_barrier(barrier_state *state, LLVMValueRef inst)
     LLVMValueRef field, value;
     store_kind kind = classify_overwrite(inst, &field, &value);
     LLVMPositionBuilderAtEnd(builder, log);
-    LLVMValueRef object = object_of_field(field);
-    LLVMValueRef arguments[3] = {
-        object ? object : LLVMConstNull(state->ref),
-        as_heap_pointer(state, field),
-        kind == STORE_FIELD ? LLVMConstInt(state->i64, stored_bytes(state, value), 0)
-                            : length_as_i64(state, inst),
-    };
+    LLVMValueRef object = object_of_address(field);
+    LLVMValueRef bytes, destination, length;
+    if (kind == STORE_FIELD) {
+        bytes = LLVMConstInt(state->i64, stored_bytes(state, value), 0);
+    } else {
+        bulk_memory_write(inst, &destination, &length);
+        bytes = length_as_i64(state, length);
+    }
+    LLVMValueRef arguments[3] = {object ? object : LLVMConstNull(state->ref),
+                                 as_heap_pointer(state, field), bytes};
     LLVMValueRef call = LLVMBuildCall2(builder, LLVMGlobalGetValueType(state->satb_log),
                                        state->satb_log, arguments, 3, "");
     add_call_string_attribute(call, "gc-leaf-function", "");

@@ -156,8 +156,7 @@ static int returns_interior(polls_pass *pass, LLVMValueRef ret)
     LLVMValueRef value = LLVMGetOperand(ret, 0);
     if (type_contains_gc_pointer(LLVMTypeOf(value)))
         return is_interior_reference(pass, value);
-    return LLVMGetTypeKind(LLVMTypeOf(value)) == LLVMPointerTypeKind &&
-           raw_pointer_into_object(value) != NULL;
+    return raw_pointer_into_object(value) != NULL;
 }
 
 void inline_interior_reference_helpers(polls_pass *pass)

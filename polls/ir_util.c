@@ -318,6 +318,8 @@ LLVMValueRef strip_address(LLVMValueRef pointer)
 static LLVMValueRef object_of_address_at(LLVMValueRef address, int depth)
 {
     LLVMValueRef base = strip_address(address);
+    if (is_raw_cast(base)) /* (char *)o->data: the address it was made from */
+        base = strip_address(LLVMGetOperand(base, 0));
     if (!type_is_gc_pointer(LLVMTypeOf(base)) || depth > OBJECT_SEARCH_DEPTH)
         return NULL;
     if (LLVMIsAPHINode(base) || LLVMIsASelectInst(base)) {

@@ -174,9 +174,10 @@ LLVMValueRef raw_pointer_source(LLVMValueRef value, raw_call_source through_call
 int may_be_raw_from_reference(LLVMValueRef value);
 /* The pointer an address is computed from, through GEPs and bitcasts. */
 LLVMValueRef strip_address(LLVMValueRef pointer);
-/* The object an address (a reference, or one offset from it) lies in, when
- * the IR names it: what it is computed from, unless that is a phi or select
- * of addresses that are not all object starts themselves (then NULL). */
+/* The object an address (a reference, one offset from it, or a raw pointer
+ * cast from such) lies in, when the IR names it: what it is computed from,
+ * unless that is a phi or select of addresses that are not all object
+ * starts themselves (then NULL). */
 LLVMValueRef object_of_address(LLVMValueRef address);
 /* k when value tags a reference by a pointer offset: a getelementptr of
  * k bytes (1..7, one of options.ref_tags) on a reference that is not

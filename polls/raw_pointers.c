@@ -349,14 +349,14 @@ static LLVMValueRef object_returned(LLVMValueRef value, LLVMValueRef raw)
 {
     LLVMValueRef returned = strip_address(value);
     if (returned == raw)
-        return object_of_address(LLVMGetOperand(raw, 0));
+        return object_of_address(raw);
     if (!is_call_site(returned))
         return NULL;
     LLVMValueRef object = NULL;
     unsigned count = arguments_handed_back(returned);
     for (unsigned i = 0; i < count; i++) {
         LLVMValueRef cast = raw_argument(returned, i);
-        LLVMValueRef of = cast ? object_of_address(LLVMGetOperand(cast, 0)) : NULL;
+        LLVMValueRef of = cast ? object_of_address(cast) : NULL;
         if (cast && (!of || (object && of != object)))
             return NULL;
         object = of ? of : object;
@@ -378,8 +378,7 @@ LLVMValueRef raw_pointer_into_object(LLVMValueRef value)
 static void check_raw_pointer_return(polls_pass *pass, LLVMValueRef function, LLVMValueRef ret)
 {
     LLVMValueRef value = LLVMGetNumOperands(ret) ? LLVMGetOperand(ret, 0) : NULL;
-    if (!value || LLVMGetTypeKind(LLVMTypeOf(value)) != LLVMPointerTypeKind ||
-        (function_flags(pass, function) & FUNCTION_NOPOLL))
+    if (!value || (function_flags(pass, function) & FUNCTION_NOPOLL))
         return;
     LLVMValueRef raw = raw_pointer_into_object(value);
     if (!raw)
