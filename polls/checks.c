@@ -674,52 +674,50 @@ static void check_aggregate(polls_pass *pass, LLVMValueRef function, const safep
     free(where);
 }
 
-/* A reference live into the landing pad of a safepoint invoke must be
- * relocated on the unwind edge, and RS4GC (LLVM 19) anchors that gc.relocate
- * on the landingpad itself, which must then be a token: with the
- * landingpad { ptr, i32 } that frontends emit it makes invalid IR. */
+/* RS4GC (LLVM 19) relocates a reference live across a safepoint invoke on
+ * the unwind edge too, anchoring that gc.relocate on the landingpad, which
+ * must then be a token: with the landingpad { ptr, i32 } that frontends
+ * emit it makes invalid IR. landing_pads.c moved what it could into the
+ * frame; what is left is refused here. */
+static int is_invoke(LLVMValueRef safepoint, void *invoke)
+{
+    return safepoint == invoke;
+}
+
 static void check_landing_pad_references(polls_pass *pass, LLVMValueRef function,
                                          const safepoint_map *map)
 {
-    value_list references = {0}; /* the function's references, listed at the first such pad */
+    value_list references = {0}; /* the function's references, listed at the first such call */
     int listed = 0;
     for (size_t b = 0; b < map->graph.block_count; b++) {
         for (size_t i = 0; i < map->calls[b].count; i++) {
             LLVMValueRef invoke = map->calls[b].items[i];
-            if (!LLVMIsAInvokeInst(invoke))
-                continue;
-            LLVMBasicBlockRef pad_block = LLVMGetUnwindDest(invoke);
-            LLVMValueRef pad = LLVMGetFirstInstruction(pad_block);
-            while (pad && LLVMIsAPHINode(pad))
-                pad = LLVMGetNextInstruction(pad);
-            if (!pad || !LLVMIsALandingPadInst(pad) ||
-                LLVMGetTypeKind(LLVMTypeOf(pad)) == LLVMTokenTypeKind)
+            if (!value_landing_pad(invoke))
                 continue;
             if (!listed) {
                 for (LLVMValueRef arg = LLVMGetFirstParam(function); arg;
                      arg = LLVMGetNextParam(arg))
-                    if (type_is_gc_pointer(LLVMTypeOf(arg)))
+                    if (type_contains_gc_pointer(LLVMTypeOf(arg)))
                         VEC_PUSH(references, arg);
                 for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
                      block = LLVMGetNextBasicBlock(block))
                     for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
                          inst = LLVMGetNextInstruction(inst))
-                        if (type_is_gc_pointer(LLVMTypeOf(inst)))
+                        if (type_contains_gc_pointer(LLVMTypeOf(inst)))
                             VEC_PUSH(references, inst);
                 listed = 1;
             }
             for (size_t r = 0; r < references.count; r++) {
-                /* An invoke's own result is not defined on its unwind edge. */
-                if (references.items[r] == invoke ||
-                    !live_into_block(map, references.items[r], pad_block))
+                if (!live_across_safepoint_where(map, references.items[r], is_invoke, invoke))
                     continue;
                 char *what = describe_value(references.items[r]);
                 char *where = describe_safepoint(pass, invoke);
                 pass_error(pass, function, invoke,
-                           "reference %s is live into the landing pad of %s: RS4GC (LLVM 19) "
-                           "cannot relocate a reference on the unwind edge into a landingpad "
-                           "that returns a value; keep it in a handle, or in a heap object "
-                           "the handler reads",
+                           "reference %s is live across %s, which may unwind into a landing "
+                           "pad (a C cleanup under -fexceptions): RS4GC (LLVM 19) cannot "
+                           "relocate it on that edge, and only references and pointers made "
+                           "from one reference are kept in the frame across it; choose the "
+                           "pointer after the call, or build without -fexceptions",
                            what, where);
                 free(what);
                 free(where);
@@ -779,12 +777,15 @@ static int only_accessed(LLVMValueRef address)
  * passes its address to a call. One whose address goes nowhere cannot be
  * registered, and the collector would leave it pointing where its objects
  * were: an error when static, a warning otherwise (C elsewhere may register
- * an external one). */
+ * an external one). A constant holds none to update (no object exists when
+ * it is made): clang copies locals' initial values, pattern or zeroes, from
+ * such globals. */
 void check_reference_globals(polls_pass *pass)
 {
     for (LLVMValueRef global = LLVMGetFirstGlobal(pass->module); global;
          global = LLVMGetNextGlobal(global)) {
-        if (LLVMIsDeclaration(global) || !type_contains_gc_pointer(LLVMGlobalGetValueType(global)) ||
+        if (LLVMIsDeclaration(global) || LLVMIsGlobalConstant(global) ||
+            !type_contains_gc_pointer(LLVMGlobalGetValueType(global)) ||
             !LLVMGetFirstUse(global) || !only_accessed(global))
             continue;
         const char *text = "%sglobal '%s' holds references but its address is never passed "

@@ -126,6 +126,19 @@ LLVMValueRef function_exit_point(LLVMValueRef ret)
     return before && is_musttail_call(before) ? before : ret;
 }
 
+LLVMValueRef value_landing_pad(LLVMValueRef instruction)
+{
+    if (!instruction || !LLVMIsAInvokeInst(instruction))
+        return NULL;
+    LLVMValueRef pad = LLVMGetFirstInstruction(LLVMGetUnwindDest(instruction));
+    while (pad && LLVMIsAPHINode(pad))
+        pad = LLVMGetNextInstruction(pad);
+    if (!pad || !LLVMIsALandingPadInst(pad) ||
+        LLVMGetTypeKind(LLVMTypeOf(pad)) == LLVMTokenTypeKind)
+        return NULL;
+    return pad;
+}
+
 LLVMValueRef called_function(LLVMValueRef call)
 {
     LLVMValueRef callee = LLVMGetCalledValue(call);

@@ -137,6 +137,15 @@ __attribute__((format(printf, 4, 5))) void pass_error(polls_pass *pass, LLVMValu
 __attribute__((format(printf, 4, 5))) void pass_warning(polls_pass *pass, LLVMValueRef function,
                                                         LLVMValueRef at, const char *format, ...);
 
+/* Every instruction of every function defined in the module. */
+#define FOR_EACH_INSTRUCTION_IN_MODULE(module, function, block, inst)                      \
+    for (LLVMValueRef function = LLVMGetFirstFunction(module); function;                   \
+         function = LLVMGetNextFunction(function))                                          \
+        for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;             \
+             block = LLVMGetNextBasicBlock(block))                                          \
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;                  \
+                 inst = LLVMGetNextInstruction(inst))
+
 /* ---- ir_util.c */
 int type_contains_gc_pointer(LLVMTypeRef type);
 int type_contains_pointer(LLVMTypeRef type); /* any address space */
@@ -156,6 +165,10 @@ int is_musttail_call(LLVMValueRef instruction);
 LLVMValueRef function_exit_point(LLVMValueRef ret);
 /* The called function (through aliases), or NULL for an indirect call. */
 LLVMValueRef called_function(LLVMValueRef call);
+/* The landingpad an invoke unwinds to when it returns a value ({ ptr, i32 },
+ * as C and C++ frontends write it), where RS4GC (LLVM 19) cannot anchor the
+ * unwind edge's relocations; NULL for anything else. */
+LLVMValueRef value_landing_pad(LLVMValueRef instruction);
 int function_has_string_attribute(LLVMValueRef function, const char *kind);
 void add_function_string_attribute(LLVMValueRef function, const char *kind, const char *value);
 void add_call_string_attribute(LLVMValueRef call, const char *kind, const char *value);
@@ -434,6 +447,23 @@ int function_address_may_reach_c(const polls_pass *pass, LLVMValueRef function);
  * atomic loads, stores, exchanges and compare-exchanges of references
  * become operations on the references. */
 void retype_atomic_reference_words(polls_pass *pass);
+
+/* ---- landing_pads.c */
+/* Before the frame is laid out: references live across an invoke that
+ * unwinds into a value landingpad move into frame slots. */
+void keep_references_out_of_landing_pads(polls_pass *pass, LLVMValueRef function);
+/* Each landing pad first calls CORRAL_ABI_LANDING_PAD_ENTERED, a statepoint
+ * (its record lets the runtime find the pad's frame). */
+void enter_landing_pads_through_runtime(polls_pass *pass, LLVMValueRef function);
+
+/* ---- auto_init.c */
+/* Before optimisation: clang's -ftrivial-auto-var-init=pattern word in a
+ * reference becomes null, its memset of a local holding references zeroes. */
+void null_pattern_initialised_references(polls_pass *pass);
+/* A memset clang wrote to fill a local with its pattern (0xAA bytes, marked
+ * !annotation "auto-init"), and making it fill zeroes. */
+int is_pattern_fill(LLVMValueRef call);
+void zero_pattern_fill(LLVMValueRef call);
 
 /* ---- frames.c */
 /* A function with dynamic allocas (every function, where the CFA is not

@@ -232,19 +232,13 @@ static LLVMValueRef barrier_label(const polls_pass *pass)
 static size_t label_statepoints(polls_pass *pass, LLVMValueRef label)
 {
     size_t statepoints = 0;
-    for (LLVMValueRef function = LLVMGetFirstFunction(pass->module); function;
-         function = LLVMGetNextFunction(function))
-        for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-             block = LLVMGetNextBasicBlock(block))
-            for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-                 inst = LLVMGetNextInstruction(inst)) {
-                if (!is_call_site(inst) || !is_gc_statepoint_function(called_function(inst)))
-                    continue;
-                statepoints++;
-                if (LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 0)) !=
-                    CORRAL_ABI_GCROOT_STATEPOINT_ID)
-                    LLVMSetOperand(inst, 0, label);
-            }
+    FOR_EACH_INSTRUCTION_IN_MODULE(pass->module, function, block, inst) {
+        if (!is_call_site(inst) || !is_gc_statepoint_function(called_function(inst)))
+            continue;
+        statepoints++;
+        if (LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 0)) != CORRAL_ABI_GCROOT_STATEPOINT_ID)
+            LLVMSetOperand(inst, 0, label);
+    }
     return statepoints;
 }
 
@@ -317,6 +311,7 @@ static void run_steps(polls_pass *pass)
     const char *prepare = pass->options.prepare_pipeline ? pass->options.prepare_pipeline
                                                          : DEFAULT_PREPARE_PIPELINE;
     mark_setjmp_calls(pass, strcmp(prepare, DEFAULT_PREPARE_PIPELINE) == 0);
+    null_pattern_initialised_references(pass);
     normalize_tag_offsets(pass);
     split_coerced_reference_accesses(pass);
     retype_atomic_reference_words(pass);
@@ -357,6 +352,8 @@ static void run_steps(polls_pass *pass)
     if (pass->error_count)
         return;
     FOR_EACH_MANAGED(pass, function) {
+        enter_landing_pads_through_runtime(pass, function);
+        keep_references_out_of_landing_pads(pass, function);
         keep_stack_references_in_frames(pass, function);
         keep_frame_walkable(pass, function);
         normalize_function(pass, function);

@@ -125,14 +125,9 @@ static void warn_of_managed_callees(polls_pass *pass, LLVMValueRef handler)
 
 void find_signal_handlers(polls_pass *pass)
 {
-    for (LLVMValueRef function = LLVMGetFirstFunction(pass->module); function;
-         function = LLVMGetNextFunction(function))
-        for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-             block = LLVMGetNextBasicBlock(block))
-            for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-                 inst = LLVMGetNextInstruction(inst))
-                if (is_call_site(inst))
-                    mark_handlers_installed_by(pass, inst);
+    FOR_EACH_INSTRUCTION_IN_MODULE(pass->module, function, block, inst)
+        if (is_call_site(inst))
+            mark_handlers_installed_by(pass, inst);
     for (size_t f = 0; f < pass->managed_functions.count; f++) {
         LLVMValueRef function = pass->managed_functions.items[f];
         if (function_flags(pass, function) & FUNCTION_SIGNAL_HANDLER)

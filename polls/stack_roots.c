@@ -156,6 +156,8 @@ static int zeroes_or_copies(LLVMValueRef call)
 {
     if (is_memory_copy_call(call))
         return 1; /* a copy of another such buffer, or of reference slots */
+    if (is_pattern_fill(call))
+        return 1; /* made zeroes with the slot (zero_pattern_fills) */
     return calls_function_prefixed(call, "llvm.memset.") && LLVMIsNull(LLVMGetOperand(call, 1));
 }
 
@@ -651,6 +653,23 @@ static void cut_chain_at_stack_restores(polls_pass *pass, LLVMValueRef function)
     ptr_table_free(&saved_heads);
 }
 
+static void zero_pattern_fill_of(LLVMValueRef user, LLVMValueRef address, void *context)
+{
+    (void)context;
+    if (is_pattern_fill(user) && LLVMGetOperand(user, 0) == address)
+        zero_pattern_fill(user);
+}
+
+/* -ftrivial-auto-var-init=pattern's fill of memory that comes to hold
+ * references untyped becomes zeroes, which the collector reads as null. */
+static void zero_pattern_fills(LLVMValueRef alloca)
+{
+    ptr_table visited;
+    ptr_table_init(&visited);
+    for_each_address_use(alloca, &visited, zero_pattern_fill_of, NULL);
+    ptr_table_free(&visited);
+}
+
 void keep_stack_references_in_frames(polls_pass *pass, LLVMValueRef function)
 {
     slot_list slots = {0};
@@ -659,6 +678,11 @@ void keep_stack_references_in_frames(polls_pass *pass, LLVMValueRef function)
     collect_dynamic_slots(function, &dynamic);
     if (slots.count == 0 && dynamic.count == 0)
         return;
+    for (size_t i = 0; i < slots.count; i++)
+        if (LLVMIsAAllocaInst(slots.items[i].value))
+            zero_pattern_fills(slots.items[i].value);
+    for (size_t i = 0; i < dynamic.count; i++)
+        zero_pattern_fills(dynamic.items[i]);
     LLVMTargetDataRef layout = LLVMGetModuleDataLayout(pass->module);
     unsigned frame_alignment;
     uint64_t frame_size = lay_out(&slots, &frame_alignment);

@@ -2,6 +2,7 @@
  * for the pass's unmanaged-call wrappers, entering managed code from C. */
 #include <corral.h>
 #include <corral/jit.h>
+#include <corral/shadow_stack.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -267,6 +268,49 @@ void corral_pthread_exit(void *value)
     if (corral_current_thread)
         drop_managed_frames(corral_current_thread);
     pthread_exit(value);
+}
+
+/* Entries of a frame chain in frames the unwinding has left (below the
+ * landing pad's stack pointer): no ret or resume popped them. */
+static void drop_unwound_entries(corral_shadow_stack_entry **head, uintptr_t live)
+{
+    while (*head && (uintptr_t)*head < live)
+        *head = (*head)->next;
+}
+
+/* A managed landing pad runs while the stack unwinds: pthread_exit dropped
+ * the managed frames (above), or the thread left managed code at the call
+ * that unwound and the wrapper's own pad brought it back without frames.
+ * The pad's frame and its callers are whole: the thread runs managed code
+ * in them again, its chains and segments cut to what is still on the stack
+ * (MANAGED first: only a MANAGED thread changes its own records). A thread
+ * the unwinding then takes out of managed code altogether stays MANAGED
+ * until it exits (collections wait for its exit key's detach). */
+CORRAL_RUNTIME_ENTRY void corral_landing_pad_entered(void *stack_pointer)
+{
+    frame_anchor pad = FRAME_ANCHOR_OF_CALLER();
+    corral_thread *self = corral_current_thread;
+    if (!self)
+        return;
+    int saved_errno = errno;
+    if (thread_state(self) != THREAD_MANAGED)
+        thread_resume_managed(self);
+    uintptr_t live = (uintptr_t)stack_pointer;
+    drop_unwound_entries(self->frame_roots_head, live);
+    drop_unwound_entries(self->shadow_stack_head, live);
+    while (self->segment && self->segment != &self->base_segment &&
+           (uintptr_t)self->segment < live)
+        self->segment = self->segment->previous;
+    if (!self->segment) {
+        uintptr_t outer_cfa = walker_outermost_managed_cfa(pad);
+        if (outer_cfa) {
+            self->base_segment = (managed_segment){.outer_cfa = outer_cfa};
+            self->segment = &self->base_segment;
+        }
+    }
+    self->anchor.return_address = 0;
+    self->in_managed_code = true;
+    errno = saved_errno;
 }
 
 void corral_thrd_exit(int result)

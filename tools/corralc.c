@@ -60,6 +60,14 @@ static const char usage_text[] =
     "  -fwrapv -fno-strict-aliasing -fno-omit-frame-pointer -fPIC -fpic -fPIE -fpie\n"
     "                     passed to clang; managed code is always position-independent\n"
     "                     and keeps frame pointers\n"
+    "  -fstack-protector[-strong|-all] -fstack-clash-protection -fcf-protection[=..]\n"
+    "  -ftrivial-auto-var-init=.. -fzero-call-used-regs=.. -fexceptions -funwind-tables\n"
+    "  -fvisibility=.. -fno-common -fno-plt -ffast-math -ffile-prefix-map=.. -pipe\n"
+    "  -fdiagnostics-color -mtune=.. -mavx2 (and other -mEXT, -mno-EXT) -gdwarf-4 ..\n"
+    "                     the flags distributions and build systems pass, to clang;\n"
+    "                     -flto, -fopenmp, -fomit-frame-pointer, -m32 and a few others\n"
+    "                     are errors that say why (docs/managed-c.md)\n"
+    "  -rdynamic -pie -no-pie   passed to the linker\n"
     "  -MD -MMD -MP -MF FILE -MT TARGET -MQ TARGET   dependency files, as clang writes\n"
     "                     them; without -c, -MD writes STEM.d for each .c input (or\n"
     "                     all of them into the -MF file), its target the output\n"
@@ -745,23 +753,120 @@ static int is_optimization_flag(const char *arg)
     return 0;
 }
 
-/* Front-end flags real builds pass that leave managed code sound: managed
- * code is always PIC and keeps frame pointers, so those flags only agree. */
+/* Front-end flags real builds pass (CMake's and Meson's defaults, the
+ * hardening flags of Debian, Fedora and Ubuntu) that leave managed code
+ * sound. Those that change code reach it as function attributes or module
+ * flags (sspstrong, "probe-stack", cf-protection-branch, target-features),
+ * which corral-opt's optimisation and code generation honour; the rest are
+ * for the front end alone. Managed code is always PIC and keeps frame
+ * pointers, so those flags only agree. test_corralc checks each reaches the
+ * code; the managed *_hardened tests run under them. */
+static const char *const clang_flags[] = {
+    "-w", "-pedantic", "-Werror", "-pipe", "-m64",
+    "-fwrapv", "-fno-wrapv", "-fno-strict-aliasing", "-fstrict-aliasing",
+    "-fno-strict-overflow", "-fstrict-overflow", "-fno-delete-null-pointer-checks",
+    "-fsigned-char", "-funsigned-char", "-fno-common", "-fcommon",
+    "-fno-omit-frame-pointer", "-mno-omit-leaf-frame-pointer",
+    "-fPIC", "-fpic", "-fPIE", "-fpie", "-fno-plt", "-fplt",
+    "-fno-semantic-interposition", "-fsemantic-interposition",
+    "-fstack-protector", "-fstack-protector-strong", "-fstack-protector-all",
+    "-fno-stack-protector", "-fstack-clash-protection", "-fno-stack-clash-protection",
+    "-fcf-protection", "-fexceptions", "-fno-exceptions", "-funwind-tables", "-fno-unwind-tables",
+    "-fasynchronous-unwind-tables", "-fno-asynchronous-unwind-tables",
+    "-fno-inline", "-fno-inline-functions", "-finline-functions", "-fno-jump-tables",
+    "-fjump-tables", "-fno-builtin", "-ffast-math", "-fno-fast-math", "-fno-math-errno",
+    "-fmath-errno", "-ffinite-math-only", "-fno-finite-math-only", "-fno-trapping-math",
+    "-ftrapping-math", "-fno-signed-zeros", "-freciprocal-math", "-fassociative-math",
+    "-funsafe-math-optimizations", "-fno-unsafe-math-optimizations",
+    "-fdiagnostics-color", "-fno-diagnostics-color", "-fcolor-diagnostics",
+    "-fno-color-diagnostics", "-fansi-escape-codes", "-mno-red-zone", "-mred-zone",
+    "-grecord-gcc-switches", "-gno-record-gcc-switches", "-grecord-command-line",
+    "-gno-record-command-line", "-gcolumn-info", "-gno-column-info",
+};
+static const char *const clang_flag_prefixes[] = {
+    "-std=", "-fvisibility=", "-fcf-protection=", "-ftrivial-auto-var-init=",
+    "-fzero-call-used-regs=", "-ffp-contract=", "-ffile-prefix-map=", "-fdebug-prefix-map=",
+    "-fmacro-prefix-map=", "-fdiagnostics-", "-fno-diagnostics-", "-fmessage-length=",
+    "-fno-builtin-", "-mtune=",
+};
+/* Instruction-set extensions, given as -mEXT or -mno-EXT: clang writes them
+ * into each function's target-features. */
+static const char *const isa_extensions[] = {
+    "sse", "sse2", "sse3", "ssse3", "sse4", "sse4.1", "sse4.2", "avx", "avx2", "avx512f",
+    "avx512bw", "avx512cd", "avx512dq", "avx512vl", "avx512vnni", "fma", "f16c", "bmi", "bmi2",
+    "lzcnt", "popcnt", "aes", "pclmul", "vpclmulqdq", "sha", "movbe", "adx", "rdrnd", "rdseed",
+    "crc32", "cx16", "xsave", "gfni", "vaes", "outline-atomics",
+};
+
+static int is_isa_extension_flag(const char *arg)
+{
+    if (!starts_with(arg, "-m"))
+        return 0;
+    const char *extension = arg + (starts_with(arg, "-mno-") ? 5 : 2);
+    return string_in(extension, isa_extensions, sizeof isa_extensions / sizeof isa_extensions[0]);
+}
+
 static int is_clang_flag(const char *arg)
 {
-    static const char *const flags[] = {
-        "-w", "-pedantic", "-Werror", "-fwrapv", "-fno-strict-aliasing", "-fstrict-aliasing",
-        "-fno-omit-frame-pointer", "-fPIC", "-fpic", "-fPIE", "-fpie",
-    };
-    return starts_with(arg, "-std=") || (starts_with(arg, "-W") && !starts_with(arg, "-Wl,")) ||
-           string_in(arg, flags, sizeof flags / sizeof flags[0]);
+    for (size_t i = 0; i < sizeof clang_flag_prefixes / sizeof clang_flag_prefixes[0]; i++)
+        if (starts_with(arg, clang_flag_prefixes[i]))
+            return 1;
+    return (starts_with(arg, "-W") && !starts_with(arg, "-Wl,")) || is_isa_extension_flag(arg) ||
+           string_in(arg, clang_flags, sizeof clang_flags / sizeof clang_flags[0]);
+}
+
+/* Flags real builds pass that managed code cannot take, each with why. */
+static const struct refused_flag {
+    const char *prefix;
+    const char *reason;
+} refused_flags[] = {
+    {"-fomit-frame-pointer", "the stack walker follows frame pointers, which managed code keeps"},
+    {"-momit-leaf-frame-pointer", "the stack walker follows frame pointers, which managed code "
+                                  "keeps"},
+    {"-flto", "corralc links the managed inputs into one module before the pass and optimises "
+              "it whole; leave -flto out of managed builds"},
+    {"-fopenmp", "OpenMP runs parallel regions on threads the collector does not know; start "
+                 "managed threads with corral_thread_create"},
+    {"-fshort-enums", "it changes the layout of corral.h's structures, which libcorral was "
+                      "built without"},
+    {"-fsplit-stack", "split stacks break the frame chain the stack walker follows"},
+    {"-m32", "corral is for 64-bit targets"},
+    {"-mx32", "corral is for 64-bit targets"},
+    {"-mbranch-protection=", "return addresses signed by pointer authentication are not found "
+                             "in the stackmaps"},
+    {"-funroll-loops", "corral-opt runs LLVM's optimisation pipeline, which unrolls loops from "
+                       "-O2 on; the flag has no effect there"},
+    {"-fno-unroll-loops", "corral-opt runs LLVM's optimisation pipeline, which unrolls loops "
+                          "from -O2 on; the flag has no effect there"},
+    {"-fvectorize", "corral-opt runs LLVM's optimisation pipeline, which vectorizes loops from "
+                    "-O2 on; the flag has no effect there"},
+    {"-fno-vectorize", "corral-opt runs LLVM's optimisation pipeline, which vectorizes loops "
+                       "from -O2 on; the flag has no effect there"},
+};
+
+/* The reason ARG is refused, or NULL. -mbranch-protection=none and =bti
+ * sign nothing. */
+static const char *refusal_of(const char *arg)
+{
+    if (strcmp(arg, "-mbranch-protection=none") == 0 || strcmp(arg, "-mbranch-protection=bti") == 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof refused_flags / sizeof refused_flags[0]; i++) {
+        size_t length = strlen(refused_flags[i].prefix);
+        const char *prefix = refused_flags[i].prefix;
+        /* -flto also names -flto=thin; -fopenmp also -fopenmp-simd. */
+        if (strncmp(arg, prefix, length) == 0 &&
+            (prefix[length - 1] == '=' || arg[length] == '\0' || arg[length] == '=' ||
+             arg[length] == '-'))
+            return refused_flags[i].reason;
+    }
+    return NULL;
 }
 
 static int is_debug_flag(const char *arg)
 {
     static const char *const flags[] = {
         "-g", "-g0", "-g1", "-g2", "-g3", "-ggdb", "-ggdb0", "-ggdb1", "-ggdb2", "-ggdb3",
-        "-gline-tables-only",
+        "-gline-tables-only", "-gdwarf", "-gdwarf-4", "-gdwarf-5",
     };
     return string_in(arg, flags, sizeof flags / sizeof flags[0]);
 }
@@ -849,7 +954,8 @@ static int parse_one(driver *d, int argc, char **argv, int i)
         d->keep_temps = 1;
     else if (strcmp(arg, "-static") == 0 && (d->is_static = 1))
         push(&d->link_flags, arg);
-    else if (strcmp(arg, "-pthread") == 0 ||
+    else if (strcmp(arg, "-pthread") == 0 || strcmp(arg, "-rdynamic") == 0 ||
+             strcmp(arg, "-pie") == 0 || strcmp(arg, "-no-pie") == 0 ||
              starts_with(arg, "-Wl,") || starts_with(arg, "-fsanitize="))
         push(&d->link_flags, arg);
     else if (strcmp(arg, "--write-barrier") == 0)
@@ -866,7 +972,10 @@ static int parse_one(driver *d, int argc, char **argv, int i)
         push(&d->pass_flags, arg);
     else if (is_clang_flag(arg))
         push(&d->clang_flags, arg);
-    else if (arg[0] == '-' && arg[1] != '\0') {
+    else if (refusal_of(arg)) {
+        driver_error("%s is not supported for managed code: %s", arg, refusal_of(arg));
+        return -1;
+    } else if (arg[0] == '-' && arg[1] != '\0') {
         driver_error("unsupported option '%s' (see corralc --help)", arg);
         return -1;
     } else

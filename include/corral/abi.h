@@ -54,6 +54,14 @@
  * entries, and collections no longer wait for the thread. */
 #define CORRAL_ABI_MAIN_RETURNS "corral_main_returns"
 
+/* First in each landing pad of a managed function, which runs while the
+ * stack unwinds (C cleanups under -fexceptions during pthread_exit or
+ * pthread_cancel): void (ptr stack_pointer), a statepoint (its record lets
+ * the runtime find the pad's frame), given the pad's llvm.stacksave. The
+ * thread runs managed code in the pad's frame and its callers again, and
+ * forgets the frames the unwinding left behind. */
+#define CORRAL_ABI_LANDING_PAD_ENTERED "corral_landing_pad_entered"
+
 /* Pin count up and down around a call that passes references through "..."
  * (void fn(ptr addrspace(1)); null is ignored; gc-leaf). */
 #define CORRAL_ABI_PIN_FOR_CALL "corral_pin_for_call"

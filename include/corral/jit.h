@@ -42,6 +42,9 @@ int corral_callback_needs_entry(void);
 /* Called by a managed main before it returns (corral/abi.h): the thread
  * leaves managed code for the C library's atexit handlers and exit. */
 void corral_main_returns(void);
+/* Called first in a managed landing pad with its stack pointer, as a
+ * statepoint (corral/abi.h): managed code runs in the pad's frame again. */
+void corral_landing_pad_entered(void *stack_pointer);
 
 /* Called around a call that passes references through "..." (the pass
  * emits them, see corral/abi.h): the object stays pinned until the call

@@ -477,4 +477,19 @@ static __attribute__((noinline)) void diff_bump_field(uint64_t DIFF_REF *field, 
 }
 #endif
 
+#ifdef DIFF_WITH_CLEANUPS
+/* What each thread's cleanups saw, in order (main prints its own). */
+static _Thread_local uint64_t diff_cleaned;
+
+/* A variable's __attribute__((cleanup)): allocates, then reads the object
+ * the variable holds and the one it links to. */
+static DIFF_UNUSED void diff_cleanup(obj_ref *slot)
+{
+    obj_ref made = diff_new_obj();
+    made->v0 = 5;
+    obj_ref held = *slot;
+    diff_cleaned = diff_mix(diff_cleaned, held->v0 + made->v0 + (held->r0 ? held->r0->v0 : 3));
+}
+#endif
+
 #endif /* DIFF_HELPERS_H */

@@ -92,6 +92,12 @@ every one but those its KNOWN_BUGS table lists for the level):
                     struct mixing integers and a reference, and in half a
                     variable-length array of references, each read after
                     something that may collect
+  cleanups          a new object in a variable with __attribute__((cleanup)),
+                    around a quarter of the statements that allocate; the
+                    cleanup allocates and mixes the object's value into a
+                    per-thread sum main prints (under -fexceptions, as
+                    difftest_hardened builds them, the calls in its scope
+                    may unwind into it)
 """
 import argparse
 import random
@@ -101,7 +107,7 @@ SHAPES = ["many-args", "varargs-refs", "vla-overaligned", "asm", "musttail", "in
           "pointer-loop", "derived-select", "indirect-call", "ref-slot", "pair", "chain", "switch",
           "threads", "computed-goto", "varargs-doubles", "varargs-results", "setjmp", "headerless",
           "cut", "slot-helpers", "ref-vectors", "atomics", "stack-slots", "callbacks-in-memory",
-          "foreign-callers", "coroutines", "c-strings"]
+          "foreign-callers", "coroutines", "c-strings", "cleanups"]
 INT_TYPES = ["uint64_t", "int32_t", "uint8_t", "int16_t", "uint32_t", "int64_t"]
 
 
@@ -116,6 +122,7 @@ class Generator:
         # Choices of parts added to a shape later, so that a seed's program
         # keeps everything it had before (and the time it takes).
         self.side = random.Random(seed * 3 + 2)
+        self.cleanup_side = random.Random(seed * 5 + 3)  # the cleanups shape's own
         self.shapes = shapes
         self.functions = []
         self.out = []
@@ -162,10 +169,25 @@ class Generator:
         kind = r.randrange(27)
         target = r.choice(env["scalars"][-4:])
         if kind == 0:
+            # The cleanup's coin and values come from a stream of its own, so
+            # the rest of the program is the same with the shape or without.
+            side = self.cleanup_side
+            cleanup = "cleanups" in self.shapes and side.random() < 0.6
+            if cleanup:
+                self.emit("{", depth)
+                depth += 1
+                self.emit("obj_ref held __attribute__((cleanup(diff_cleanup))) = diff_new_obj();",
+                          depth)
+                self.emit("held->v0 = UINT64_C(%d);" % side.randrange(1 << 20), depth)
             ref = r.choice(env["refs"])
             self.emit("%s = diff_new_obj();" % ref, depth)
             self.emit("%s->v0 = %s;" % (ref, self.expr(env)), depth)
             self.emit("%s->r0 = %s;" % (ref, r.choice(env["refs"])), depth)
+            if cleanup:
+                self.emit("held->r0 = %s;" % ref, depth)
+                self.emit("diff_garbage(%d);" % side.randrange(1, 9), depth)
+                depth -= 1
+                self.emit("}", depth)
         elif kind in (1, 2, 3) and index > 0:
             self.emit("%s += %s;" % (target, self.call(env, index)), depth)
         elif kind == 4 and env["derived"]:
@@ -793,6 +815,8 @@ class Generator:
         if "coroutines" in self.shapes:
             self.emit("uint64_t fiber = diff_rounds_on_fiber(%d);" % r.randrange(1, 1000))
             self.emit('printf("fiber = %016llx\\n", (unsigned long long)fiber);')
+        if "cleanups" in self.shapes:
+            self.emit('printf("cleaned = %016llx\\n", (unsigned long long)diff_cleaned);')
         self.emit("diff_stop();")
         self.emit('printf("checksum = %016llx\\n", (unsigned long long)(total ^ deep));')
         self.emit("return 0;")

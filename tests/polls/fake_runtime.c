@@ -172,6 +172,12 @@ void corral_main_returns(void)
 {
 }
 
+/* A managed landing pad's first call: no thread to bring back. */
+void corral_landing_pad_entered(void *stack_pointer)
+{
+    (void)stack_pointer;
+}
+
 /* The entries of external managed functions ask this: never, no thread
  * here is UNMANAGED, so they tail-call the function. */
 int corral_callback_needs_entry(void)

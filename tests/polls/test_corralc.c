@@ -408,8 +408,19 @@ static void test_build_flags(void)
     command_result_free(&result);
 
     result = corralc("-fomit-frame-pointer main.c helper.c");
-    ok(result.status == 1 && strstr(result.output, "unsupported option '-fomit-frame-pointer'"),
-       "-fomit-frame-pointer is an error naming it (the walker needs frame pointers)");
+    ok(result.status == 1 &&
+           strstr(result.output, "-fomit-frame-pointer is not supported for managed code: the "
+                                 "stack walker follows frame pointers"),
+       "-fomit-frame-pointer is an error naming it and why");
+    command_result_free(&result);
+    result = corralc("-O2 -flto=thin main.c helper.c");
+    ok(result.status == 1 && strstr(result.output, "-flto=thin is not supported for managed "
+                                                   "code: corralc links the managed inputs"),
+       "-flto=thin is an error saying why");
+    command_result_free(&result);
+    result = corralc("-O2 -fopenmp-simd main.c helper.c");
+    ok(result.status == 1 && strstr(result.output, "-fopenmp-simd is not supported"),
+       "-fopenmp-simd is an error");
     command_result_free(&result);
 
     result = corralc("-shared -static main.c helper.c");
@@ -433,6 +444,40 @@ static void test_build_flags(void)
     command_result_free(&result);
 }
 
+/* The flags of distributions' and build systems' defaults are accepted and
+ * reach the code: each changes the assembly as it does under clang. */
+static void test_hardening_flags(void)
+{
+    write_source("frames.c",
+                 "void take(char *p, long n);\n"
+                 "void frames(long n) { char buf[n]; take(buf, n); char fixed[9000]; "
+                 "take(fixed, 9000); }\n"
+                 "long triple(long *a, long n) { long s = 0; for (long i = 0; i < n; i++) "
+                 "s += a[i] * 3; return s; }\n");
+    const char *flags = "-fstack-protector-strong -fstack-clash-protection -fcf-protection "
+                        "-mavx2 -fzero-call-used-regs=used-gpr -ftrivial-auto-var-init=pattern "
+                        "-fexceptions -fasynchronous-unwind-tables -ffile-prefix-map=/x=. "
+                        "-fdiagnostics-color=always -pipe -fno-plt -fvisibility=hidden "
+                        "-fno-common -gdwarf-4 -grecord-gcc-switches -mtune=generic -m64";
+    char command[1024];
+    snprintf(command, sizeof command, "-O2 -S frames.c -o plain.s && cd %s && %s --runtime=%s "
+             "%s -O2 -S frames.c -o hardened.s", scratch_dir, CORRALC, FAKE_RUNTIME, flags);
+    command_result result = corralc(command);
+    if (result.status == 0) {
+        command_result_free(&result);
+        result = run_command("cd %s && for p in __stack_chk_fail endbr64 'orq\t$0, (%%rsp)' ymm; "
+                             "do echo \"$p $(grep -c \"$p\" plain.s) $(grep -c \"$p\" "
+                             "hardened.s)\"; done", scratch_dir);
+    }
+    ok(result.status == 0 && strstr(result.output, "__stack_chk_fail 0 1") &&
+           output_matches(result.output, "endbr64 0 [1-9]") &&
+           strstr(result.output, "$0, (%rsp) 0 1") && output_matches(result.output, "ymm 0 [1-9]"),
+       "hardening flags reach the code: a stack protector, endbr64, stack probes, AVX2");
+    if (result.status != 0)
+        diag("%s", result.output);
+    command_result_free(&result);
+}
+
 static void test_pass_options(void)
 {
     command_result result = corralc("-O2 --report-poll-distance --polls=loop,return,entry main.c helper.c -o program");
@@ -450,6 +495,11 @@ int main(void)
     test_errors();
     test_pass_options();
     test_build_flags();
+#if defined(__x86_64__)
+    test_hardening_flags();
+#else
+    skip(1, "x86-64 flags (-fcf-protection, -mavx2)");
+#endif
     test_returns_twice();
     test_statepoint_shapes_rejected();
     test_unprototyped_calls();

@@ -469,6 +469,50 @@ static void test_rewrites(void)
     free(push);
     free(ir);
 
+    /* -ftrivial-auto-var-init=pattern: the pattern word is never a reference. */
+    ir = opt_ok("-O0 --managed=fill,sum", "auto_init.ll");
+    char *picked = ir_function(ir, "pick");
+    char *initialised = ir_function(ir, "locals");
+    ok(picked && strstr(picked, "phi ptr addrspace(1) [ %object1, %new ], [ null, %entry ]") &&
+           !strstr(picked, "-6148914691236517206"),
+       "auto-init: an uninitialised reference meets an allocated one as null in the phi");
+    ok(ir && strstr(ir, "@__const.locals.pair = private unnamed_addr constant %struct.pair "
+                        "{ ptr addrspace(1) null, ptr addrspace(1) null, i64 -6148914691236517206 }"),
+       "auto-init: the constant a struct is copied from holds null references, its integer kept");
+    ok(initialised &&
+           strstr(initialised, "@llvm.memset.p0.i64(ptr align 16 %array1, i8 0, i64 320") &&
+           strstr(initialised, "@llvm.memset.p0.i64(ptr align 16 %text, i8 -86, i64 64") &&
+           !strstr(initialised, "%array1, i8 -86"),
+       "auto-init: an array of references is zeroed, a char buffer keeps the pattern");
+    free(initialised);
+    free(picked);
+    free(ir);
+
+    /* Calls that may unwind into a C cleanup: what crosses them is kept in the frame. */
+    ir = opt_ok("-O0", "landing_pads.ll");
+    char *argument = ir_function(ir, "argument");
+    char *result = ir_function(ir, "result");
+    ok(argument && strstr(argument, "store ptr addrspace(1) %p, ptr %p.unwind_slot") &&
+           output_matches(argument, "landingpad \\{ ptr, i32 \\}\n[^\n]*cleanup\n"
+                                    "[^\n]*%pad_stack_pointer = call ptr @llvm.stacksave.p0\\(\\)\n"
+                                    "[^\n]*gc.statepoint[^\n]*@corral_landing_pad_entered, "
+                                    "i32 1, i32 0, ptr %pad_stack_pointer[^\n]*\n"
+                                    "[^\n]*load ptr addrspace\\(1\\), ptr %p.unwind_slot") &&
+           !output_matches(argument, "gc.relocate[^\n]*%pad"),
+       "landing pads: the pad first calls the runtime with its stack pointer; an argument "
+       "live across the call is stored in its slot and loaded in the pad, with no relocation "
+       "anchored on the landingpad");
+    ok(result && strstr(result, "store ptr addrspace(1) %made10, ptr %made.unwind_slot") &&
+           output_matches(result, "load ptr addrspace\\(1\\), ptr %made.unwind_slot1[^\n]*\n"
+                                  "[^\n]*getelementptr i8, ptr addrspace\\(1\\) %[0-9]+, i64 16") &&
+           strstr(result, "%either = load ptr addrspace(1), ptr %either.unwind_slot") &&
+           strstr(result, "store ptr addrspace(1) null, ptr %either.unwind_slot"),
+       "landing pads: an invoke's result is stored at its normal destination, its field made "
+       "again after the next call, and a phi over the call's edge is a slot");
+    free(result);
+    free(argument);
+    free(ir);
+
     /* Stack memory holding references: one frame on the frame-root chain. */
     ir = opt_ok("--polls=all", "stack_roots.ll");
     char *slots = ir_function(ir, "slots");
@@ -1213,7 +1257,7 @@ static void test_bad_ir(void)
         {"bad_poll_slow.ll", "bad_poll_slow.ll: corral_poll_slow: the runtime's poll slow path must be declared"},
         {"bad_interior_phi.ll", "bad_interior_phi.ll: last_slot: returns an interior reference (a pointer into an object, such as &object->field): the caller would take it for the start of an object; return the object and an offset, or make the function static"},
         {"bad_interior_recursive.ll", "bad_interior_recursive.ll: nth_field: returns an interior reference (a pointer into an object, such as &object->field): the caller would take it for the start of an object; return the object and an offset (the pass inlines a static function for this, but not this one: it calls itself, takes ..., or calls setjmp)"},
-        {"bad_landingpad_reference.ll", "bad_landingpad_reference.ll: catcher: reference '%p' is live into the landing pad of the call to"},
+        {"bad_landingpad_reference.ll", "bad_landingpad_reference.ll: catcher: reference '%field' is live across the call to 'corral.unmanaged.invoke.may_throw', which may unwind into a landing pad"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         expect_rejected("", cases[i].file, cases[i].expected);

@@ -1,0 +1,310 @@
+/* landing_pads.c — references across calls that may unwind, kept in the frame.
+ *
+ * C built with -fexceptions (Fedora's default flags) runs a variable's
+ * __attribute__((cleanup)) also when the stack unwinds (pthread_exit,
+ * pthread_cancel), so each call in the variable's scope is an invoke whose
+ * unwind edge reaches a landingpad that returns the exception:
+ *
+ *   invoke void @deep(i32 %sub) to label %next unwind label %lpad
+ *   lpad: %pad = landingpad { ptr, i32 } cleanup
+ *         call void @drop(ptr %slot) ... resume { ptr, i32 } %pad
+ *
+ * RS4GC (LLVM 19) relocates every reference live across a statepoint on
+ * both edges of an invoke, and anchors the unwind edge's gc.relocates on
+ * the landingpad, which must then be a token. With this landingpad the pass
+ * made invalid IR ("Call parameter type does not match function
+ * signature") wherever a reference was live across such a call, used in
+ * the pad or not. So, before the frame is laid out, each such reference
+ * leaves SSA for a slot of its own, which stack_roots.c moves into the
+ * frame on the frame-root chain, where the collector updates it: stored
+ * where the reference is made, loaded where it is used. A phi taking it
+ * over an invoke's edge becomes a slot too (stored before the invoke, which
+ * the collector updates across it). A pointer into an object (a
+ * getelementptr of a reference) is made again from its base at each use.
+ * What is left, a phi of pointers into objects or a vector of references,
+ * check_landing_pad_references (checks.c) refuses by name.
+ *
+ * A pad runs while the stack unwinds, after the thread may have left
+ * managed code (pthread_exit drops its managed frames first, threads/
+ * attach.c): each pad of a managed function first calls
+ * CORRAL_ABI_LANDING_PAD_ENTERED with its stack pointer, which makes the
+ * pad's frame and its callers managed frames again. Without it a cleanup
+ * holding a reference across an allocation read the old copy in every one
+ * of 600 runs under pthread_exit.
+ */
+#include "liveness.h"
+#include "pass.h"
+
+#include "corral/abi.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <string.h>
+
+/* Phis and selects nested deeper than this are not taken for bases. */
+#define BASE_SEARCH_DEPTH 8
+
+static int counts_value_pad_invoke(LLVMValueRef safepoint, void *context)
+{
+    (void)context;
+    return value_landing_pad(safepoint) != NULL;
+}
+
+static int has_value_pad_invoke(LLVMValueRef function)
+{
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        if (value_landing_pad(LLVMGetBasicBlockTerminator(block)))
+            return 1;
+    return 0;
+}
+
+/* Whether value is a reference to an object's start (what a frame slot may
+ * hold), not a pointer into one. */
+static int is_base_reference(LLVMValueRef value, int depth)
+{
+    if (LLVMIsAConstantPointerNull(value) || LLVMIsAArgument(value) || LLVMIsALoadInst(value) ||
+        LLVMIsACallInst(value) || LLVMIsAInvokeInst(value) || LLVMIsAIntToPtrInst(value) ||
+        LLVMIsAExtractValueInst(value) || LLVMIsAAddrSpaceCastInst(value))
+        return 1;
+    if (depth >= BASE_SEARCH_DEPTH)
+        return 0;
+    if (LLVMIsASelectInst(value))
+        return is_base_reference(LLVMGetOperand(value, 1), depth + 1) &&
+               is_base_reference(LLVMGetOperand(value, 2), depth + 1);
+    if (LLVMIsAPHINode(value)) {
+        for (unsigned i = 0; i < LLVMCountIncoming(value); i++) {
+            LLVMValueRef incoming = LLVMGetIncomingValue(value, i);
+            if (incoming != value && !is_base_reference(incoming, depth + 1))
+                return 0;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+static LLVMValueRef live_across_value_pad_invoke(const safepoint_map *map, LLVMValueRef value)
+{
+    return live_across_safepoint_where(map, value, counts_value_pad_invoke, NULL);
+}
+
+/* The function's scalar references and pointers into objects. */
+static void collect_references(LLVMValueRef function, value_list *references)
+{
+    for (LLVMValueRef arg = LLVMGetFirstParam(function); arg; arg = LLVMGetNextParam(arg))
+        if (type_is_gc_pointer(LLVMTypeOf(arg)))
+            VEC_PUSH(*references, arg);
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst))
+            if (type_is_gc_pointer(LLVMTypeOf(inst)))
+                VEC_PUSH(*references, inst);
+}
+
+static LLVMValueRef build_gep_copy(polls_pass *pass, LLVMValueRef before, const void *context)
+{
+    LLVMValueRef copy = LLVMInstructionClone((LLVMValueRef)context);
+    LLVMPositionBuilderBefore(pass->builder, before);
+    LLVMInsertIntoBuilder(pass->builder, copy);
+    return copy;
+}
+
+/* Each pointer into an object live across such a call is made again from
+ * its base at each use (but by a phi, whose copy would come before the
+ * call). Returns whether anything changed. */
+static int remake_interior_pointers(polls_pass *pass, LLVMValueRef function)
+{
+    safepoint_map map;
+    safepoint_map_build(&map, pass, function);
+    value_list references = {0}, users = {0};
+    collect_references(function, &references);
+    int changed = 0;
+    for (size_t r = 0; r < references.count; r++) {
+        LLVMValueRef pointer = references.items[r];
+        if (!LLVMIsAGetElementPtrInst(pointer) || !live_across_value_pad_invoke(&map, pointer))
+            continue;
+        users.count = 0;
+        collect_instruction_users(pointer, NULL, &users);
+        int by_phi = 0;
+        for (size_t u = 0; u < users.count; u++)
+            by_phi |= LLVMIsAPHINode(users.items[u]) != NULL;
+        if (by_phi)
+            continue;
+        replace_uses_with_copies(pass, pointer, &users, build_gep_copy, pointer);
+        LLVMInstructionEraseFromParent(pointer);
+        changed = 1;
+    }
+    free(users.items);
+    free(references.items);
+    safepoint_map_free(&map);
+    return changed;
+}
+
+/* A phi taking a value over the edge of a call that may unwind into a pad
+ * reads it after the call, where no load before the call can give it: the
+ * phi becomes a slot (keep_phi_in_slot). */
+static int takes_value_over_pad_invoke(LLVMValueRef phi)
+{
+    for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
+        LLVMValueRef terminator = LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(phi, i));
+        if (value_landing_pad(terminator) && LLVMGetIncomingValue(phi, i) != terminator)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether each incoming value can be stored before its block's terminator
+ * (not the terminator's own result). */
+static int incoming_values_precede_terminators(LLVMValueRef phi)
+{
+    for (unsigned i = 0; i < LLVMCountIncoming(phi); i++)
+        if (LLVMGetIncomingValue(phi, i) ==
+            LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(phi, i)))
+            return 0;
+    return 1;
+}
+
+/* A phi reading value over such an edge would read the slot before the call. */
+static int read_over_pad_invoke_by_phi(LLVMValueRef value)
+{
+    for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (!LLVMIsAPHINode(user))
+            continue;
+        for (unsigned i = 0; i < LLVMCountIncoming(user); i++)
+            if (LLVMGetIncomingValue(user, i) == value &&
+                value_landing_pad(LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(user, i))))
+                return 1;
+    }
+    return 0;
+}
+
+static LLVMValueRef new_slot(polls_pass *pass, LLVMValueRef function, LLVMValueRef value)
+{
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
+    LLVMPositionBuilderBefore(pass->builder, LLVMGetFirstInstruction(entry));
+    char *name = xasprintf("%s.unwind_slot", value_name(value));
+    LLVMValueRef slot = LLVMBuildAlloca(pass->builder, LLVMTypeOf(value), name);
+    free(name);
+    return slot;
+}
+
+static LLVMValueRef build_slot_load(polls_pass *pass, LLVMValueRef before, const void *context)
+{
+    LLVMValueRef slot = (LLVMValueRef)context;
+    LLVMPositionBuilderBefore(pass->builder, before);
+    return LLVMBuildLoad2(pass->builder, LLVMGetAllocatedType(slot), slot, "");
+}
+
+/* Where value is first available after its definition, or NULL: an
+ * invoke's result at its normal destination, when that has no other way in. */
+static LLVMValueRef store_point(LLVMValueRef value)
+{
+    if (!LLVMIsAInvokeInst(value))
+        return insertion_point_after(value);
+    LLVMBasicBlockRef normal = LLVMGetNormalDest(value);
+    LLVMValueRef first = LLVMGetFirstInstruction(normal);
+    if (LLVMIsAPHINode(first))
+        return NULL;
+    /* Another edge into it would read the slot before any store. */
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(LLVMGetBasicBlockParent(normal)); block;
+         block = LLVMGetNextBasicBlock(block)) {
+        LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
+        for (unsigned s = 0; terminator && s < LLVMGetNumSuccessors(terminator); s++)
+            if (LLVMGetSuccessor(terminator, s) == normal && terminator != value)
+                return NULL;
+    }
+    return first_insertion_point(normal);
+}
+
+/* Takes value out of SSA: a slot stored where it is made, loaded where it
+ * is used. Returns 0 when it cannot be stored. */
+static int keep_in_slot(polls_pass *pass, LLVMValueRef function, LLVMValueRef value)
+{
+    LLVMValueRef at = store_point(value);
+    if (!at || read_over_pad_invoke_by_phi(value))
+        return 0;
+    LLVMValueRef slot = new_slot(pass, function, value);
+    LLVMPositionBuilderBefore(pass->builder, at);
+    value_list stored = {0}, users = {0};
+    VEC_PUSH(stored, LLVMBuildStore(pass->builder, value, slot));
+    collect_instruction_users(value, &stored, &users);
+    replace_uses_with_copies(pass, value, &users, build_slot_load, slot);
+    free(stored.items);
+    free(users.items);
+    return 1;
+}
+
+/* The phi's slot is stored at the end of each incoming block, before the
+ * call the collector updates it across, and loaded where the phi was. */
+static void keep_phi_in_slot(polls_pass *pass, LLVMValueRef function, LLVMValueRef phi)
+{
+    LLVMValueRef slot = new_slot(pass, function, phi);
+    for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
+        LLVMPositionBuilderBefore(pass->builder,
+                                  LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(phi, i)));
+        LLVMBuildStore(pass->builder, LLVMGetIncomingValue(phi, i), slot);
+    }
+    LLVMPositionBuilderBefore(pass->builder, first_insertion_point(LLVMGetInstructionParent(phi)));
+    LLVMValueRef load = LLVMBuildLoad2(pass->builder, LLVMTypeOf(phi), slot, "");
+    char *name = xstrdup(value_name(phi));
+    LLVMReplaceAllUsesWith(phi, load);
+    LLVMInstructionEraseFromParent(phi);
+    LLVMSetValueName2(load, name, strlen(name));
+    free(name);
+}
+
+void enter_landing_pads_through_runtime(polls_pass *pass, LLVMValueRef function)
+{
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(pass->context, 0);
+    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(pass->context), &ptr, 1, 0);
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block)) {
+        LLVMValueRef pad = LLVMGetFirstInstruction(block);
+        while (pad && LLVMIsAPHINode(pad))
+            pad = LLVMGetNextInstruction(pad);
+        if (!pad || !LLVMIsALandingPadInst(pad))
+            continue;
+        LLVMPositionBuilderBefore(pass->builder, LLVMGetNextInstruction(pad));
+        LLVMValueRef stack_pointer =
+            build_intrinsic_call(pass, "llvm.stacksave", ptr, NULL, 0, "pad_stack_pointer");
+        LLVMValueRef entered = LLVMGetNamedFunction(pass->module, CORRAL_ABI_LANDING_PAD_ENTERED);
+        if (!entered)
+            entered = LLVMAddFunction(pass->module, CORRAL_ABI_LANDING_PAD_ENTERED, type);
+        function_add_flags(pass, entered, FUNCTION_SAFEPOINT);
+        LLVMValueRef call = LLVMBuildCall2(pass->builder, type, entered, &stack_pointer, 1, "");
+        LLVMInstructionSetDebugLoc(call, LLVMInstructionGetDebugLoc(pad));
+    }
+}
+
+void keep_references_out_of_landing_pads(polls_pass *pass, LLVMValueRef function)
+{
+    if (!has_value_pad_invoke(function))
+        return;
+    for (int round = 0; round < BASE_SEARCH_DEPTH && remake_interior_pointers(pass, function);
+         round++)
+        ;
+    value_list references = {0};
+    collect_references(function, &references);
+    for (size_t r = 0; r < references.count; r++) {
+        LLVMValueRef phi = references.items[r];
+        if (LLVMIsAPHINode(phi) && takes_value_over_pad_invoke(phi) &&
+            incoming_values_precede_terminators(phi) && is_base_reference(phi, 0)) {
+            keep_phi_in_slot(pass, function, phi);
+            references.items[r] = NULL;
+        }
+    }
+    safepoint_map map;
+    safepoint_map_build(&map, pass, function);
+    value_list crossing = {0};
+    for (size_t r = 0; r < references.count; r++) {
+        LLVMValueRef value = references.items[r];
+        if (value && is_base_reference(value, 0) && live_across_value_pad_invoke(&map, value))
+            VEC_PUSH(crossing, value);
+    }
+    safepoint_map_free(&map);
+    for (size_t c = 0; c < crossing.count; c++)
+        keep_in_slot(pass, function, crossing.items[c]);
+    free(crossing.items);
+    free(references.items);
+}
