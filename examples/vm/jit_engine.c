@@ -55,6 +55,8 @@ static const jit_symbol jit_symbols[] = {
     {CORRAL_ABI_CALLBACK_NEEDS_ENTRY, (void *)corral_callback_needs_entry, 0},
     {"corral_call_managed", (void *)corral_call_managed, 0},
     {CORRAL_ABI_MAIN_RETURNS, (void *)corral_main_returns, 0},
+    /* First in a landing pad, should the JIT's code have one. */
+    {CORRAL_ABI_LANDING_PAD_ENTERED, (void *)corral_landing_pad_entered, 0},
     {CORRAL_ABI_PIN_FOR_CALL, (void *)corral_pin_for_call, 1},
     {CORRAL_ABI_UNPIN_AFTER_CALL, (void *)corral_unpin_after_call, 1},
     /* The write barriers' table and slow paths (corral/barrier.h). */
