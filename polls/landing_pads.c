@@ -17,9 +17,10 @@
  * the pad or not. So, before the frame is laid out, each such reference
  * leaves SSA for a slot of its own, which stack_roots.c moves into the
  * frame on the frame-root chain, where the collector updates it: stored
- * where the reference is made, loaded where it is used. A phi taking it
- * over an invoke's edge becomes a slot too (stored before the invoke, which
- * the collector updates across it). A pointer into an object (a
+ * where the reference is made, loaded where it is used (a block of its own
+ * on the call's normal edge holds the loads for phis after it). A phi in the
+ * landing pad becomes a slot too (stored before the invoke, which the
+ * collector updates across it). A pointer into an object (a
  * getelementptr of a reference) is made again from its base at each use.
  * What is left, a phi of pointers into objects or a vector of references,
  * check_landing_pad_references (checks.c) refuses by name.
@@ -101,37 +102,99 @@ static void collect_references(LLVMValueRef function, value_list *references)
                 VEC_PUSH(*references, inst);
 }
 
-static LLVMValueRef build_gep_copy(polls_pass *pass, LLVMValueRef before, const void *context)
+/* What every path of a pointer into an object starts from, when that is
+ * one reference (a loop stepping through an array: p = phi [a->items,
+ * p + 1]); NOT_ONE_BASE otherwise; A_CYCLE for a phi already on the way. */
+#define NOT_ONE_BASE NULL
+#define A_CYCLE ((LLVMValueRef)(uintptr_t)1)
+
+static LLVMValueRef single_base(LLVMValueRef value, ptr_table *visited, int depth)
 {
-    LLVMValueRef copy = LLVMInstructionClone((LLVMValueRef)context);
-    LLVMPositionBuilderBefore(pass->builder, before);
-    LLVMInsertIntoBuilder(pass->builder, copy);
-    return copy;
+    if (is_base_reference(value, 0))
+        return value;
+    if (depth >= BASE_SEARCH_DEPTH)
+        return NOT_ONE_BASE;
+    if (LLVMIsAGetElementPtrInst(value))
+        return single_base(LLVMGetOperand(value, 0), visited, depth + 1);
+    int phi = LLVMIsAPHINode(value) != NULL;
+    if (!phi && !LLVMIsASelectInst(value))
+        return NOT_ONE_BASE;
+    if (ptr_table_contains(visited, value))
+        return A_CYCLE;
+    ptr_table_put(visited, value, 1);
+    LLVMValueRef base = A_CYCLE;
+    unsigned count = phi ? LLVMCountIncoming(value) : 2;
+    for (unsigned i = 0; i < count; i++) {
+        LLVMValueRef from = phi ? LLVMGetIncomingValue(value, i) : LLVMGetOperand(value, i + 1);
+        LLVMValueRef found = single_base(from, visited, depth + 1);
+        if (found == NOT_ONE_BASE || (found != A_CYCLE && base != A_CYCLE && found != base))
+            return NOT_ONE_BASE;
+        if (found != A_CYCLE)
+            base = found;
+    }
+    return base;
 }
 
-/* Each pointer into an object live across such a call is made again from
- * its base at each use (but by a phi, whose copy would come before the
- * call). Returns whether anything changed. */
-static int remake_interior_pointers(polls_pass *pass, LLVMValueRef function)
+/* A pointer into an object made again from its base and its offset. */
+typedef struct rebased {
+    LLVMValueRef base, offset;
+} rebased;
+
+static LLVMValueRef build_rebased(polls_pass *pass, LLVMValueRef before, const void *context)
+{
+    const rebased *from = context;
+    LLVMPositionBuilderBefore(pass->builder, before);
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(pass->context);
+    LLVMValueRef offset = from->offset;
+    return LLVMBuildGEP2(pass->builder, i8, from->base, &offset, 1, "rebased");
+}
+
+/* Whether a phi reads value over the unwind edge of a call that may unwind
+ * into a pad: no copy or load before the call could give it. */
+static int read_over_pad_invoke_by_phi(LLVMValueRef value)
+{
+    for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (!LLVMIsAPHINode(user))
+            continue;
+        for (unsigned i = 0; i < LLVMCountIncoming(user); i++)
+            if (LLVMGetIncomingValue(user, i) == value &&
+                value_landing_pad(LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(user, i))))
+                return 1;
+    }
+    return 0;
+}
+
+/* Each pointer into an object live across such a call, with one base, is
+ * kept as its offset from the base (an integer, which the call cannot make
+ * stale) and made again from the base at each use; the base then crosses
+ * the call instead. Returns whether anything changed. */
+static int rebase_interior_pointers(polls_pass *pass, LLVMValueRef function)
 {
     safepoint_map map;
     safepoint_map_build(&map, pass, function);
     value_list references = {0}, users = {0};
     collect_references(function, &references);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);
     int changed = 0;
     for (size_t r = 0; r < references.count; r++) {
         LLVMValueRef pointer = references.items[r];
-        if (!LLVMIsAGetElementPtrInst(pointer) || !live_across_value_pad_invoke(&map, pointer))
+        if (is_base_reference(pointer, 0) || !live_across_value_pad_invoke(&map, pointer) ||
+            read_over_pad_invoke_by_phi(pointer))
+            continue;
+        ptr_table visited;
+        ptr_table_init(&visited);
+        LLVMValueRef base = single_base(pointer, &visited, 0);
+        ptr_table_free(&visited);
+        if (base == NOT_ONE_BASE || base == A_CYCLE)
             continue;
         users.count = 0;
         collect_instruction_users(pointer, NULL, &users);
-        int by_phi = 0;
-        for (size_t u = 0; u < users.count; u++)
-            by_phi |= LLVMIsAPHINode(users.items[u]) != NULL;
-        if (by_phi)
-            continue;
-        replace_uses_with_copies(pass, pointer, &users, build_gep_copy, pointer);
-        LLVMInstructionEraseFromParent(pointer);
+        LLVMPositionBuilderBefore(pass->builder, insertion_point_after(pointer));
+        LLVMValueRef address = LLVMBuildPtrToInt(pass->builder, pointer, i64, "interior");
+        LLVMValueRef start = LLVMBuildPtrToInt(pass->builder, base, i64, "base");
+        rebased from = {base, LLVMBuildSub(pass->builder, address, start, "offset")};
+        replace_uses_with_copies(pass, pointer, &users, build_rebased, &from);
         changed = 1;
     }
     free(users.items);
@@ -140,9 +203,28 @@ static int remake_interior_pointers(polls_pass *pass, LLVMValueRef function)
     return changed;
 }
 
-/* A phi taking a value over the edge of a call that may unwind into a pad
- * reads it after the call, where no load before the call can give it: the
- * phi becomes a slot (keep_phi_in_slot). */
+/* A block of its own on an invoke's normal edge into phis, so that what a
+ * phi takes over it can be loaded there, after the call. */
+static void split_normal_edge(polls_pass *pass, LLVMValueRef invoke)
+{
+    LLVMBasicBlockRef normal = LLVMGetNormalDest(invoke);
+    if (!LLVMIsAPHINode(LLVMGetFirstInstruction(normal)))
+        return;
+    LLVMBasicBlockRef from = LLVMGetInstructionParent(invoke);
+    LLVMBasicBlockRef split = LLVMInsertBasicBlockInContext(pass->context, normal, "invoke.split");
+    LLVMPositionBuilderAtEnd(pass->builder, split);
+    LLVMBuildBr(pass->builder, normal);
+    LLVMSetNormalDest(invoke, split);
+    for (LLVMValueRef phi = LLVMGetFirstInstruction(normal); phi && LLVMIsAPHINode(phi);) {
+        LLVMValueRef next = LLVMGetNextInstruction(phi);
+        phi_replace_incoming_block(pass, phi, from, split);
+        phi = next;
+    }
+}
+
+/* A phi in a landing pad taking a value over the unwind edge (which cannot
+ * be split) reads it after the call, where no load before the call can
+ * give it: the phi becomes a slot (keep_phi_in_slot). */
 static int takes_value_over_pad_invoke(LLVMValueRef phi)
 {
     for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
@@ -162,21 +244,6 @@ static int incoming_values_precede_terminators(LLVMValueRef phi)
             LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(phi, i)))
             return 0;
     return 1;
-}
-
-/* A phi reading value over such an edge would read the slot before the call. */
-static int read_over_pad_invoke_by_phi(LLVMValueRef value)
-{
-    for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
-        LLVMValueRef user = LLVMGetUser(use);
-        if (!LLVMIsAPHINode(user))
-            continue;
-        for (unsigned i = 0; i < LLVMCountIncoming(user); i++)
-            if (LLVMGetIncomingValue(user, i) == value &&
-                value_landing_pad(LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(user, i))))
-                return 1;
-    }
-    return 0;
 }
 
 static LLVMValueRef new_slot(polls_pass *pass, LLVMValueRef function, LLVMValueRef value)
@@ -281,7 +348,13 @@ void keep_references_out_of_landing_pads(polls_pass *pass, LLVMValueRef function
 {
     if (!has_value_pad_invoke(function))
         return;
-    for (int round = 0; round < BASE_SEARCH_DEPTH && remake_interior_pointers(pass, function);
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        if (value_landing_pad(LLVMGetBasicBlockTerminator(block)))
+            split_normal_edge(pass, LLVMGetBasicBlockTerminator(block));
+    /* Fields of an aggregate (a compare-exchange's result) are kept one by one. */
+    split_live_aggregates(pass, function);
+    for (int round = 0; round < BASE_SEARCH_DEPTH && rebase_interior_pointers(pass, function);
          round++)
         ;
     value_list references = {0};

@@ -352,8 +352,9 @@ static void run_steps(polls_pass *pass)
     if (pass->error_count)
         return;
     FOR_EACH_MANAGED(pass, function) {
-        enter_landing_pads_through_runtime(pass, function);
         keep_references_out_of_landing_pads(pass, function);
+        /* After: the pad's first call comes before its loads from the slots. */
+        enter_landing_pads_through_runtime(pass, function);
         keep_stack_references_in_frames(pass, function);
         keep_frame_walkable(pass, function);
         normalize_function(pass, function);

@@ -502,13 +502,31 @@ static void test_rewrites(void)
        "landing pads: the pad first calls the runtime with its stack pointer; an argument "
        "live across the call is stored in its slot and loaded in the pad, with no relocation "
        "anchored on the landingpad");
-    ok(result && strstr(result, "store ptr addrspace(1) %made10, ptr %made.unwind_slot") &&
-           output_matches(result, "load ptr addrspace\\(1\\), ptr %made.unwind_slot1[^\n]*\n"
-                                  "[^\n]*getelementptr i8, ptr addrspace\\(1\\) %[0-9]+, i64 16") &&
-           strstr(result, "%either = load ptr addrspace(1), ptr %either.unwind_slot") &&
-           strstr(result, "store ptr addrspace(1) null, ptr %either.unwind_slot"),
-       "landing pads: an invoke's result is stored at its normal destination, its field made "
-       "again after the next call, and a phi over the call's edge is a slot");
+    ok(result && output_matches(result, "store ptr addrspace\\(1\\) %made[0-9]*, ptr "
+                                        "%made.unwind_slot") &&
+           strstr(result, "%offset = sub i64 %interior, %base") &&
+           output_matches(result, "getelementptr i8, ptr addrspace\\(1\\) %[0-9]+, i64 %offset\n"
+                                  "[^\n]*store i64 1, ptr addrspace\\(1\\) %rebased") &&
+           output_matches(result, "invoke.split:[^\n]*\n[^\n]*load ptr addrspace\\(1\\), ptr "
+                                  "%made.unwind_slot[^\n]*\n[^\n]*br label %join"),
+       "landing pads: an invoke's result is stored at its normal destination, its field kept "
+       "as an offset, and a phi after the next call takes the reference loaded on that edge");
+    char *pad_phi = ir_function(ir, "pad_phi");
+    ok(pad_phi && strstr(pad_phi, "store ptr addrspace(1) %a, ptr %who.unwind_slot") &&
+           output_matches(pad_phi, "@corral_landing_pad_entered, i32 1, i32 0, ptr "
+                                   "%pad_stack_pointer, i32 0, i32 0\\)\n[^\n]*%who = load "
+                                   "ptr addrspace\\(1\\), ptr %who.unwind_slot"),
+       "landing pads: a phi in the pad is a slot stored before each call, loaded after the "
+       "pad's runtime call, which has nothing live across it");
+    char *stepping = ir_function(ir, "stepping");
+    ok(stepping && strstr(stepping, "store ptr addrspace(1) %array, ptr %array.unwind_slot") &&
+           output_matches(stepping, "%rebased[0-9]* = getelementptr i8, ptr addrspace\\(1\\) "
+                                    "%[0-9]+, i64 %offset\n[^\n]*%word = load i64, ptr "
+                                    "addrspace\\(1\\) %rebased"),
+       "landing pads: a pointer stepping through an array is kept as its offset from the "
+       "array, which is kept in a slot");
+    free(stepping);
+    free(pad_phi);
     free(result);
     free(argument);
     free(ir);

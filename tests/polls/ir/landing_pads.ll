@@ -47,3 +47,44 @@ cleanup:
   %pad = landingpad { ptr, i32 } cleanup
   resume { ptr, i32 } %pad
 }
+
+; The landing pad's phi takes a different reference from each call that
+; unwinds to it: a slot stored before each call.
+define void @pad_phi(ptr addrspace(1) %a, ptr addrspace(1) %b) gc "coreclr" personality ptr @__gcc_personality_v0 {
+entry:
+  invoke void @may_throw() to label %second unwind label %cleanup
+second:
+  invoke void @may_throw() to label %done unwind label %cleanup
+done:
+  ret void
+cleanup:
+  %who = phi ptr addrspace(1) [ %a, %entry ], [ %b, %second ]
+  %pad = landingpad { ptr, i32 } cleanup
+  call void @use(ptr addrspace(1) %who)
+  resume { ptr, i32 } %pad
+}
+
+; A pointer stepping through an array, with a call that may unwind in the
+; loop: kept as its offset from the array.
+define i64 @stepping(ptr addrspace(1) %array, i64 %count) gc "coreclr" personality ptr @__gcc_personality_v0 {
+entry:
+  %first = getelementptr i8, ptr addrspace(1) %array, i64 16
+  br label %loop
+loop:
+  %at = phi ptr addrspace(1) [ %first, %entry ], [ %next, %latch ]
+  %i = phi i64 [ 0, %entry ], [ %i.next, %latch ]
+  %sum = phi i64 [ 0, %entry ], [ %sum.next, %latch ]
+  invoke void @may_throw() to label %latch unwind label %cleanup
+latch:
+  %word = load i64, ptr addrspace(1) %at
+  %sum.next = add i64 %sum, %word
+  %next = getelementptr i8, ptr addrspace(1) %at, i64 8
+  %i.next = add i64 %i, 1
+  %more = icmp ult i64 %i.next, %count
+  br i1 %more, label %loop, label %exit
+exit:
+  ret i64 %sum.next
+cleanup:
+  %pad = landingpad { ptr, i32 } cleanup
+  resume { ptr, i32 } %pad
+}
