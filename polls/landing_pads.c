@@ -60,27 +60,37 @@ static int has_value_pad_invoke(LLVMValueRef function)
 }
 
 /* Whether value is a reference to an object's start (what a frame slot may
- * hold), not a pointer into one. */
-static int is_base_reference(LLVMValueRef value, int depth)
+ * hold), not a pointer into one: so are phis and selects of such, around a
+ * loop too (visiting: those on the way, taken to be). */
+static int is_base_on_every_path(LLVMValueRef value, ptr_table *visiting, int depth)
 {
-    if (LLVMIsAConstantPointerNull(value) || LLVMIsAArgument(value) || LLVMIsALoadInst(value) ||
+    /* Constants (null, undef on a path that does not allocate) move nowhere. */
+    if (LLVMIsAConstant(value) || LLVMIsAArgument(value) || LLVMIsALoadInst(value) ||
         LLVMIsACallInst(value) || LLVMIsAInvokeInst(value) || LLVMIsAIntToPtrInst(value) ||
         LLVMIsAExtractValueInst(value) || LLVMIsAAddrSpaceCastInst(value))
         return 1;
-    if (depth >= BASE_SEARCH_DEPTH)
+    int phi = LLVMIsAPHINode(value) != NULL;
+    if (depth >= BASE_SEARCH_DEPTH || (!phi && !LLVMIsASelectInst(value)))
         return 0;
-    if (LLVMIsASelectInst(value))
-        return is_base_reference(LLVMGetOperand(value, 1), depth + 1) &&
-               is_base_reference(LLVMGetOperand(value, 2), depth + 1);
-    if (LLVMIsAPHINode(value)) {
-        for (unsigned i = 0; i < LLVMCountIncoming(value); i++) {
-            LLVMValueRef incoming = LLVMGetIncomingValue(value, i);
-            if (incoming != value && !is_base_reference(incoming, depth + 1))
-                return 0;
-        }
+    if (ptr_table_contains(visiting, value))
         return 1;
+    ptr_table_put(visiting, value, 1);
+    unsigned count = phi ? LLVMCountIncoming(value) : 2;
+    for (unsigned i = 0; i < count; i++) {
+        LLVMValueRef from = phi ? LLVMGetIncomingValue(value, i) : LLVMGetOperand(value, i + 1);
+        if (!is_base_on_every_path(from, visiting, depth + 1))
+            return 0;
     }
-    return 0;
+    return 1;
+}
+
+static int is_base_reference(LLVMValueRef value)
+{
+    ptr_table visiting;
+    ptr_table_init(&visiting);
+    int base = is_base_on_every_path(value, &visiting, 0);
+    ptr_table_free(&visiting);
+    return base;
 }
 
 static LLVMValueRef live_across_value_pad_invoke(const safepoint_map *map, LLVMValueRef value)
@@ -110,7 +120,7 @@ static void collect_references(LLVMValueRef function, value_list *references)
 
 static LLVMValueRef single_base(LLVMValueRef value, ptr_table *visited, int depth)
 {
-    if (is_base_reference(value, 0))
+    if (is_base_reference(value))
         return value;
     if (depth >= BASE_SEARCH_DEPTH)
         return NOT_ONE_BASE;
@@ -179,7 +189,7 @@ static int rebase_interior_pointers(polls_pass *pass, LLVMValueRef function)
     int changed = 0;
     for (size_t r = 0; r < references.count; r++) {
         LLVMValueRef pointer = references.items[r];
-        if (is_base_reference(pointer, 0) || !live_across_value_pad_invoke(&map, pointer) ||
+        if (is_base_reference(pointer) || !live_across_value_pad_invoke(&map, pointer) ||
             read_over_pad_invoke_by_phi(pointer))
             continue;
         ptr_table visited;
@@ -362,7 +372,7 @@ void keep_references_out_of_landing_pads(polls_pass *pass, LLVMValueRef function
     for (size_t r = 0; r < references.count; r++) {
         LLVMValueRef phi = references.items[r];
         if (LLVMIsAPHINode(phi) && takes_value_over_pad_invoke(phi) &&
-            incoming_values_precede_terminators(phi) && is_base_reference(phi, 0)) {
+            incoming_values_precede_terminators(phi) && is_base_reference(phi)) {
             keep_phi_in_slot(pass, function, phi);
             references.items[r] = NULL;
         }
@@ -372,7 +382,7 @@ void keep_references_out_of_landing_pads(polls_pass *pass, LLVMValueRef function
     value_list crossing = {0};
     for (size_t r = 0; r < references.count; r++) {
         LLVMValueRef value = references.items[r];
-        if (value && is_base_reference(value, 0) && live_across_value_pad_invoke(&map, value))
+        if (value && is_base_reference(value) && live_across_value_pad_invoke(&map, value))
             VEC_PUSH(crossing, value);
     }
     safepoint_map_free(&map);
