@@ -684,6 +684,11 @@ static int is_invoke(LLVMValueRef safepoint, void *invoke)
     return safepoint == invoke;
 }
 
+static int holds_references(LLVMValueRef value)
+{
+    return type_contains_gc_pointer(LLVMTypeOf(value));
+}
+
 static void check_landing_pad_references(polls_pass *pass, LLVMValueRef function,
                                          const safepoint_map *map)
 {
@@ -695,16 +700,7 @@ static void check_landing_pad_references(polls_pass *pass, LLVMValueRef function
             if (!value_landing_pad(invoke))
                 continue;
             if (!listed) {
-                for (LLVMValueRef arg = LLVMGetFirstParam(function); arg;
-                     arg = LLVMGetNextParam(arg))
-                    if (type_contains_gc_pointer(LLVMTypeOf(arg)))
-                        VEC_PUSH(references, arg);
-                for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-                     block = LLVMGetNextBasicBlock(block))
-                    for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-                         inst = LLVMGetNextInstruction(inst))
-                        if (type_contains_gc_pointer(LLVMTypeOf(inst)))
-                            VEC_PUSH(references, inst);
+                collect_values(function, holds_references, &references);
                 listed = 1;
             }
             for (size_t r = 0; r < references.count; r++) {

@@ -126,17 +126,43 @@ LLVMValueRef function_exit_point(LLVMValueRef ret)
     return before && is_musttail_call(before) ? before : ret;
 }
 
+LLVMValueRef block_landing_pad(LLVMBasicBlockRef block)
+{
+    LLVMValueRef pad = LLVMGetFirstInstruction(block);
+    while (pad && LLVMIsAPHINode(pad))
+        pad = LLVMGetNextInstruction(pad);
+    return pad && LLVMIsALandingPadInst(pad) ? pad : NULL;
+}
+
 LLVMValueRef value_landing_pad(LLVMValueRef instruction)
 {
     if (!instruction || !LLVMIsAInvokeInst(instruction))
         return NULL;
-    LLVMValueRef pad = LLVMGetFirstInstruction(LLVMGetUnwindDest(instruction));
-    while (pad && LLVMIsAPHINode(pad))
-        pad = LLVMGetNextInstruction(pad);
-    if (!pad || !LLVMIsALandingPadInst(pad) ||
-        LLVMGetTypeKind(LLVMTypeOf(pad)) == LLVMTokenTypeKind)
-        return NULL;
-    return pad;
+    LLVMValueRef pad = block_landing_pad(LLVMGetUnwindDest(instruction));
+    return pad && LLVMGetTypeKind(LLVMTypeOf(pad)) != LLVMTokenTypeKind ? pad : NULL;
+}
+
+unsigned chosen_value_count(LLVMValueRef value)
+{
+    return LLVMIsAPHINode(value) ? LLVMCountIncoming(value) : LLVMIsASelectInst(value) ? 2 : 0;
+}
+
+LLVMValueRef chosen_value(LLVMValueRef value, unsigned i)
+{
+    return LLVMIsAPHINode(value) ? LLVMGetIncomingValue(value, i) : LLVMGetOperand(value, i + 1);
+}
+
+void collect_values(LLVMValueRef function, int (*keep)(LLVMValueRef), value_list *values)
+{
+    for (LLVMValueRef arg = LLVMGetFirstParam(function); arg; arg = LLVMGetNextParam(arg))
+        if (keep(arg))
+            VEC_PUSH(*values, arg);
+    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+         block = LLVMGetNextBasicBlock(block))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+             inst = LLVMGetNextInstruction(inst))
+            if (keep(inst))
+                VEC_PUSH(*values, inst);
 }
 
 LLVMValueRef called_function(LLVMValueRef call)
@@ -335,14 +361,10 @@ static LLVMValueRef object_of_address_at(LLVMValueRef address, int depth)
         base = strip_address(LLVMGetOperand(base, 0));
     if (!type_is_gc_pointer(LLVMTypeOf(base)) || depth > OBJECT_SEARCH_DEPTH)
         return NULL;
-    if (LLVMIsAPHINode(base) || LLVMIsASelectInst(base)) {
-        unsigned count = LLVMIsAPHINode(base) ? LLVMCountIncoming(base) : 2;
-        for (unsigned i = 0; i < count; i++) {
-            LLVMValueRef in = LLVMIsAPHINode(base) ? LLVMGetIncomingValue(base, i)
-                                                   : LLVMGetOperand(base, i + 1);
-            if (in != base && object_of_address_at(in, depth + 1) != in)
-                return NULL;
-        }
+    for (unsigned i = 0; i < chosen_value_count(base); i++) {
+        LLVMValueRef in = chosen_value(base, i);
+        if (in != base && object_of_address_at(in, depth + 1) != in)
+            return NULL;
     }
     return base;
 }
@@ -559,13 +581,8 @@ static LLVMValueRef raw_pointer_source_at(LLVMValueRef value, raw_call_source th
         return value;
     if (through_call && is_call_site(value))
         return through_call(value);
-    unsigned count = LLVMIsAPHINode(value)      ? LLVMCountIncoming(value)
-                     : LLVMIsASelectInst(value) ? 2
-                                                : 0;
-    for (unsigned i = 0; i < count; i++) {
-        LLVMValueRef in = LLVMIsAPHINode(value) ? LLVMGetIncomingValue(value, i)
-                                                : LLVMGetOperand(value, i + 1);
-        LLVMValueRef raw = raw_pointer_source_at(in, through_call, visited);
+    for (unsigned i = 0; i < chosen_value_count(value); i++) {
+        LLVMValueRef raw = raw_pointer_source_at(chosen_value(value, i), through_call, visited);
         if (raw)
             return raw;
     }

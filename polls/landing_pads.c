@@ -69,18 +69,15 @@ static int is_base_on_every_path(LLVMValueRef value, ptr_table *visiting, int de
         LLVMIsACallInst(value) || LLVMIsAInvokeInst(value) || LLVMIsAIntToPtrInst(value) ||
         LLVMIsAExtractValueInst(value) || LLVMIsAAddrSpaceCastInst(value))
         return 1;
-    int phi = LLVMIsAPHINode(value) != NULL;
-    if (depth >= BASE_SEARCH_DEPTH || (!phi && !LLVMIsASelectInst(value)))
+    unsigned count = chosen_value_count(value);
+    if (depth >= BASE_SEARCH_DEPTH || count == 0)
         return 0;
     if (ptr_table_contains(visiting, value))
         return 1;
     ptr_table_put(visiting, value, 1);
-    unsigned count = phi ? LLVMCountIncoming(value) : 2;
-    for (unsigned i = 0; i < count; i++) {
-        LLVMValueRef from = phi ? LLVMGetIncomingValue(value, i) : LLVMGetOperand(value, i + 1);
-        if (!is_base_on_every_path(from, visiting, depth + 1))
+    for (unsigned i = 0; i < count; i++)
+        if (!is_base_on_every_path(chosen_value(value, i), visiting, depth + 1))
             return 0;
-    }
     return 1;
 }
 
@@ -98,18 +95,10 @@ static LLVMValueRef live_across_value_pad_invoke(const safepoint_map *map, LLVMV
     return live_across_safepoint_where(map, value, counts_value_pad_invoke, NULL);
 }
 
-/* The function's scalar references and pointers into objects. */
-static void collect_references(LLVMValueRef function, value_list *references)
+/* A scalar reference or pointer into an object (collect_values). */
+static int is_reference(LLVMValueRef value)
 {
-    for (LLVMValueRef arg = LLVMGetFirstParam(function); arg; arg = LLVMGetNextParam(arg))
-        if (type_is_gc_pointer(LLVMTypeOf(arg)))
-            VEC_PUSH(*references, arg);
-    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-         block = LLVMGetNextBasicBlock(block))
-        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-             inst = LLVMGetNextInstruction(inst))
-            if (type_is_gc_pointer(LLVMTypeOf(inst)))
-                VEC_PUSH(*references, inst);
+    return type_is_gc_pointer(LLVMTypeOf(value));
 }
 
 /* What every path of a pointer into an object starts from, when that is
@@ -126,17 +115,15 @@ static LLVMValueRef single_base(LLVMValueRef value, ptr_table *visited, int dept
         return NOT_ONE_BASE;
     if (LLVMIsAGetElementPtrInst(value))
         return single_base(LLVMGetOperand(value, 0), visited, depth + 1);
-    int phi = LLVMIsAPHINode(value) != NULL;
-    if (!phi && !LLVMIsASelectInst(value))
+    unsigned count = chosen_value_count(value);
+    if (count == 0)
         return NOT_ONE_BASE;
     if (ptr_table_contains(visited, value))
         return A_CYCLE;
     ptr_table_put(visited, value, 1);
     LLVMValueRef base = A_CYCLE;
-    unsigned count = phi ? LLVMCountIncoming(value) : 2;
     for (unsigned i = 0; i < count; i++) {
-        LLVMValueRef from = phi ? LLVMGetIncomingValue(value, i) : LLVMGetOperand(value, i + 1);
-        LLVMValueRef found = single_base(from, visited, depth + 1);
+        LLVMValueRef found = single_base(chosen_value(value, i), visited, depth + 1);
         if (found == NOT_ONE_BASE || (found != A_CYCLE && base != A_CYCLE && found != base))
             return NOT_ONE_BASE;
         if (found != A_CYCLE)
@@ -184,7 +171,7 @@ static int rebase_interior_pointers(polls_pass *pass, LLVMValueRef function)
     safepoint_map map;
     safepoint_map_build(&map, pass, function);
     value_list references = {0}, users = {0};
-    collect_references(function, &references);
+    collect_values(function, is_reference, &references);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(pass->context);
     int changed = 0;
     for (size_t r = 0; r < references.count; r++) {
@@ -233,27 +220,16 @@ static void split_normal_edge(polls_pass *pass, LLVMValueRef invoke)
 }
 
 /* A phi in a landing pad taking a value over the unwind edge (which cannot
- * be split) reads it after the call, where no load before the call can
- * give it: the phi becomes a slot (keep_phi_in_slot). */
+ * be split; the normal edges into phis are) reads it after the call, where
+ * no load before the call can give it: the phi becomes a slot
+ * (keep_phi_in_slot). An invoke's own result never comes over its unwind
+ * edge, so each incoming value can be stored before its block's end. */
 static int takes_value_over_pad_invoke(LLVMValueRef phi)
 {
-    for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
-        LLVMValueRef terminator = LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(phi, i));
-        if (value_landing_pad(terminator) && LLVMGetIncomingValue(phi, i) != terminator)
-            return 1;
-    }
-    return 0;
-}
-
-/* Whether each incoming value can be stored before its block's terminator
- * (not the terminator's own result). */
-static int incoming_values_precede_terminators(LLVMValueRef phi)
-{
     for (unsigned i = 0; i < LLVMCountIncoming(phi); i++)
-        if (LLVMGetIncomingValue(phi, i) ==
-            LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(phi, i)))
-            return 0;
-    return 1;
+        if (value_landing_pad(LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(phi, i))))
+            return 1;
+    return 0;
 }
 
 static LLVMValueRef new_slot(polls_pass *pass, LLVMValueRef function, LLVMValueRef value)
@@ -337,10 +313,8 @@ void enter_landing_pads_through_runtime(polls_pass *pass, LLVMValueRef function)
     LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(pass->context), &ptr, 1, 0);
     for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
          block = LLVMGetNextBasicBlock(block)) {
-        LLVMValueRef pad = LLVMGetFirstInstruction(block);
-        while (pad && LLVMIsAPHINode(pad))
-            pad = LLVMGetNextInstruction(pad);
-        if (!pad || !LLVMIsALandingPadInst(pad))
+        LLVMValueRef pad = block_landing_pad(block);
+        if (!pad)
             continue;
         LLVMPositionBuilderBefore(pass->builder, LLVMGetNextInstruction(pad));
         LLVMValueRef stack_pointer =
@@ -368,11 +342,10 @@ void keep_references_out_of_landing_pads(polls_pass *pass, LLVMValueRef function
          round++)
         ;
     value_list references = {0};
-    collect_references(function, &references);
+    collect_values(function, is_reference, &references);
     for (size_t r = 0; r < references.count; r++) {
         LLVMValueRef phi = references.items[r];
-        if (LLVMIsAPHINode(phi) && takes_value_over_pad_invoke(phi) &&
-            incoming_values_precede_terminators(phi) && is_base_reference(phi)) {
+        if (LLVMIsAPHINode(phi) && takes_value_over_pad_invoke(phi) && is_base_reference(phi)) {
             keep_phi_in_slot(pass, function, phi);
             references.items[r] = NULL;
         }

@@ -232,15 +232,7 @@ static int splittable(LLVMValueRef value)
 void split_live_aggregates(polls_pass *pass, LLVMValueRef function)
 {
     value_list candidates = {0};
-    for (LLVMValueRef arg = LLVMGetFirstParam(function); arg; arg = LLVMGetNextParam(arg))
-        if (splittable(arg))
-            VEC_PUSH(candidates, arg);
-    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-         block = LLVMGetNextBasicBlock(block))
-        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-             inst = LLVMGetNextInstruction(inst))
-            if (splittable(inst))
-                VEC_PUSH(candidates, inst);
+    collect_values(function, splittable, &candidates);
     if (candidates.count == 0) {
         free(candidates.items);
         return;

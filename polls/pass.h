@@ -165,6 +165,8 @@ int is_musttail_call(LLVMValueRef instruction);
 LLVMValueRef function_exit_point(LLVMValueRef ret);
 /* The called function (through aliases), or NULL for an indirect call. */
 LLVMValueRef called_function(LLVMValueRef call);
+/* The landingpad that begins block (after its phis), or NULL. */
+LLVMValueRef block_landing_pad(LLVMBasicBlockRef block);
 /* The landingpad an invoke unwinds to when it returns a value ({ ptr, i32 },
  * as C and C++ frontends write it), where RS4GC (LLVM 19) cannot anchor the
  * unwind edge's relocations; NULL for anything else. */
@@ -275,6 +277,12 @@ LLVMValueRef first_insertion_point(LLVMBasicBlockRef block);
  * instruction. */
 LLVMValueRef insertion_point_after(LLVMValueRef value);
 int value_list_contains(const value_list *list, LLVMValueRef value);
+/* The values a phi or select chooses between (a select's two arms): how
+ * many (0 for anything else), and the i-th. */
+unsigned chosen_value_count(LLVMValueRef value);
+LLVMValueRef chosen_value(LLVMValueRef value, unsigned i);
+/* The function's arguments and instructions for which keep is true. */
+void collect_values(LLVMValueRef function, int (*keep)(LLVMValueRef), value_list *values);
 /* The instructions using value, each once, but those in skip (may be NULL). */
 void collect_instruction_users(LLVMValueRef value, const value_list *skip, value_list *users);
 /* Builds a copy of a value right before `before` (positions the builder). */

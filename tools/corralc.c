@@ -816,13 +816,21 @@ static int is_clang_flag(const char *arg)
 }
 
 /* Flags real builds pass that managed code cannot take, each with why. */
+static const char frame_pointers_kept[] =
+    "the stack walker follows frame pointers, which managed code keeps";
+static const char only_64_bit[] = "corral is for 64-bit targets";
+static const char unrolled_by_pipeline[] =
+    "corral-opt runs LLVM's optimisation pipeline, which unrolls loops from -O2 on; the flag "
+    "has no effect there";
+static const char vectorized_by_pipeline[] =
+    "corral-opt runs LLVM's optimisation pipeline, which vectorizes loops from -O2 on; the flag "
+    "has no effect there";
 static const struct refused_flag {
     const char *prefix;
     const char *reason;
 } refused_flags[] = {
-    {"-fomit-frame-pointer", "the stack walker follows frame pointers, which managed code keeps"},
-    {"-momit-leaf-frame-pointer", "the stack walker follows frame pointers, which managed code "
-                                  "keeps"},
+    {"-fomit-frame-pointer", frame_pointers_kept},
+    {"-momit-leaf-frame-pointer", frame_pointers_kept},
     {"-flto", "corralc links the managed inputs into one module before the pass and optimises "
               "it whole; leave -flto out of managed builds"},
     {"-fopenmp", "OpenMP runs parallel regions on threads the collector does not know; start "
@@ -830,18 +838,14 @@ static const struct refused_flag {
     {"-fshort-enums", "it changes the layout of corral.h's structures, which libcorral was "
                       "built without"},
     {"-fsplit-stack", "split stacks break the frame chain the stack walker follows"},
-    {"-m32", "corral is for 64-bit targets"},
-    {"-mx32", "corral is for 64-bit targets"},
+    {"-m32", only_64_bit},
+    {"-mx32", only_64_bit},
     {"-mbranch-protection=", "return addresses signed by pointer authentication are not found "
                              "in the stackmaps"},
-    {"-funroll-loops", "corral-opt runs LLVM's optimisation pipeline, which unrolls loops from "
-                       "-O2 on; the flag has no effect there"},
-    {"-fno-unroll-loops", "corral-opt runs LLVM's optimisation pipeline, which unrolls loops "
-                          "from -O2 on; the flag has no effect there"},
-    {"-fvectorize", "corral-opt runs LLVM's optimisation pipeline, which vectorizes loops from "
-                    "-O2 on; the flag has no effect there"},
-    {"-fno-vectorize", "corral-opt runs LLVM's optimisation pipeline, which vectorizes loops "
-                       "from -O2 on; the flag has no effect there"},
+    {"-funroll-loops", unrolled_by_pipeline},
+    {"-fno-unroll-loops", unrolled_by_pipeline},
+    {"-fvectorize", vectorized_by_pipeline},
+    {"-fno-vectorize", vectorized_by_pipeline},
 };
 
 /* The reason ARG is refused, or NULL. -mbranch-protection=none and =bti
@@ -972,11 +976,12 @@ static int parse_one(driver *d, int argc, char **argv, int i)
         push(&d->pass_flags, arg);
     else if (is_clang_flag(arg))
         push(&d->clang_flags, arg);
-    else if (refusal_of(arg)) {
-        driver_error("%s is not supported for managed code: %s", arg, refusal_of(arg));
-        return -1;
-    } else if (arg[0] == '-' && arg[1] != '\0') {
-        driver_error("unsupported option '%s' (see corralc --help)", arg);
+    else if (arg[0] == '-' && arg[1] != '\0') {
+        const char *why = refusal_of(arg);
+        if (why)
+            driver_error("%s is not supported for managed code: %s", arg, why);
+        else
+            driver_error("unsupported option '%s' (see corralc --help)", arg);
         return -1;
     } else
         push(&d->inputs, arg);
