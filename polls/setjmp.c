@@ -132,15 +132,10 @@ static void keep_scalar_locals_in_memory(LLVMValueRef function)
         }
 }
 
-/* The supported setjmp calls of function, in order. */
+/* The supported setjmp calls of function, in order (no argument is one). */
 static void collect_setjmp_calls(LLVMValueRef function, value_list *calls)
 {
-    for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
-         block = LLVMGetNextBasicBlock(block))
-        for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
-             inst = LLVMGetNextInstruction(inst))
-            if (is_setjmp_call(inst))
-                VEC_PUSH(*calls, inst);
+    collect_values(function, is_setjmp_call, calls);
 }
 
 void mark_setjmp_calls(polls_pass *pass, int unoptimised)
